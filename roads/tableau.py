@@ -1,0 +1,119 @@
+"""The third-card tableau of punto banco: who draws, dealing a round, checking a round.
+
+Source: domain digest section 1; seed 001 tables 1 and 2 (Thai), seed 003 (Lao player and
+banker tables), seed 002 (Burmese rule list). All seeds agree:
+
+* Natural: either side's two-card total is 8 or 9 -> both stand.
+* Player draws on 0-5, stands on 6-7.
+* Banker, when the player stood: draws on 0-5, stands on 6-7.
+* Banker, when the player drew a third card of value v:
+  0-2 always draws; 3 draws unless v = 8; 4 draws on v 2-7; 5 on v 4-7; 6 on v 6-7; 7 stands.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+from roads.cards import Card, hand_total
+
+# Banker total -> player-third-card values on which the banker draws (seed 001 table 2).
+BANKER_DRAWS_ON: dict[int, frozenset[int]] = {
+    0: frozenset(range(10)),
+    1: frozenset(range(10)),
+    2: frozenset(range(10)),
+    3: frozenset({0, 1, 2, 3, 4, 5, 6, 7, 9}),
+    4: frozenset({2, 3, 4, 5, 6, 7}),
+    5: frozenset({4, 5, 6, 7}),
+    6: frozenset({6, 7}),
+    7: frozenset(),
+}
+
+
+class TableauError(ValueError):
+    """A card-level round whose cards break the third-card rules.
+
+    ``rule`` names the rule broken (e.g. ``"natural"``, ``"player_draws_0_5"``,
+    ``"banker_stands"``); the message says it in words.
+    """
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(message)
+        self.rule = rule
+
+
+def is_natural(two_card_total: int) -> bool:
+    """True when a two-card total is 8 or 9."""
+    return two_card_total >= 8
+
+
+def player_draws(player_total: int) -> bool:
+    """Whether the player draws a third card on a two-card total 0-7 (no natural on the table).
+
+    Player draws on 0-5, stands on 6-7.
+    """
+    return player_total <= 5
+
+
+def banker_draws(banker_total: int, player_third: int | None) -> bool:
+    """Whether the banker draws on a two-card total 0-7 (no natural on the table).
+
+    ``player_third`` is the value (0-9) of the player's third card, or ``None`` when the
+    player stood. Raises ``ValueError`` for a total outside 0-7 or a value outside 0-9.
+    """
+    if not 0 <= banker_total <= 7:
+        raise ValueError(f"banker two-card total must be 0-7 without a natural, got {banker_total!r}")
+    if player_third is None:
+        return banker_total <= 5
+    if not 0 <= player_third <= 9:
+        raise ValueError(f"player third-card value must be 0-9, got {player_third!r}")
+    return player_third in BANKER_DRAWS_ON[banker_total]
+
+
+def deal_round(draw: Callable[[], Card]) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+    """Deal one round from ``draw`` (called once per card): P, B, P, B, then third cards.
+
+    Returns ``(player_cards, banker_cards)``, each 2 or 3 cards.
+    """
+    p1, b1, p2, b2 = draw(), draw(), draw(), draw()
+    player = [p1, p2]
+    banker = [b1, b2]
+    pt, bt = hand_total(player), hand_total(banker)
+    if is_natural(pt) or is_natural(bt):
+        return tuple(player), tuple(banker)
+    third: int | None = None
+    if player_draws(pt):
+        card = draw()
+        player.append(card)
+        third = card.value
+    if banker_draws(bt, third):
+        banker.append(draw())
+    return tuple(player), tuple(banker)
+
+
+def check_round(player: Sequence[Card], banker: Sequence[Card]) -> None:
+    """Check a dealt round against the tableau; return ``None`` when it is legal.
+
+    Raises :class:`TableauError` naming the rule broken: a side with fewer than 2 or more
+    than 3 cards (``"card_count"``), a third card after a natural (``"natural"``), a player
+    who drew on 6-7 or stood on 0-5, a banker who drew or stood against the table.
+    """
+    for side, cards in (("player", player), ("banker", banker)):
+        if not 2 <= len(cards) <= 3:
+            raise TableauError("card_count", f"{side} has {len(cards)} cards; a hand has 2 or 3")
+    pt, bt = hand_total(player[:2]), hand_total(banker[:2])
+    if is_natural(pt) or is_natural(bt):
+        if len(player) == 3 or len(banker) == 3:
+            who, total = ("player", pt) if is_natural(pt) else ("banker", bt)
+            raise TableauError("natural", f"{who} has a natural {total}: both hands stand on two cards")
+        return
+    if player_draws(pt) and len(player) == 2:
+        raise TableauError("player_draws_0_5", f"player total {pt} must draw a third card (player draws on 0-5)")
+    if not player_draws(pt) and len(player) == 3:
+        raise TableauError("player_stands_6_7", f"player total {pt} must stand (player stands on 6-7)")
+    third = player[2].value if len(player) == 3 else None
+    must_draw = banker_draws(bt, third)
+    after = "player stood" if third is None else f"player third card {third}"
+    if must_draw and len(banker) == 2:
+        raise TableauError("banker_draws", f"banker total {bt} must draw after {after}")
+    if not must_draw and len(banker) == 3:
+        raise TableauError("banker_stands", f"banker total {bt} must stand after {after}")

@@ -1,0 +1,37 @@
+"""Application factory: defaults, then environment (``ROADS_*``), then test overrides."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping
+
+from flask import Flask
+
+STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
+"""The project's ``static/`` folder (CSS, JS, fonts), served at ``/static``."""
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the service.
+
+    ``test_config`` overrides every other setting (tests pass a temporary data directory
+    and token here). Settings are documented in :mod:`web.config`.
+    """
+    from web import config
+
+    app = Flask(__name__, static_folder=str(STATIC_DIR), static_url_path="/static")
+    config.load(app, test_config)
+
+    from web import errors, service
+
+    errors.init_app(app)
+    service.init_app(app)
+
+    from web import api, feed, pages, png, ws
+
+    app.register_blueprint(feed.bp)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(png.bp)
+    ws.init_app(app)
+    return app
