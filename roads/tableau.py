@@ -42,7 +42,7 @@ class TableauError(ValueError):
 
 
 def is_natural(two_card_total: int) -> bool:
-    """True when a two-card total is 8 or 9."""
+    """True when a two-card total (0-9) is 8 or 9: both hands then stand."""
     return two_card_total >= 8
 
 
@@ -58,21 +58,25 @@ def banker_draws(banker_total: int, player_third: int | None) -> bool:
     """Whether the banker draws on a two-card total 0-7 (no natural on the table).
 
     ``player_third`` is the value (0-9) of the player's third card, or ``None`` when the
-    player stood. Raises ``ValueError`` for a total outside 0-7 or a value outside 0-9.
+    player stood. Raises :class:`TableauError` (a ``ValueError``; rule ``"banker_total"`` or
+    ``"player_third"``) for a total outside 0-7 or a value outside 0-9.
     """
-    if not 0 <= banker_total <= 7:
-        raise ValueError(f"banker two-card total must be 0-7 without a natural, got {banker_total!r}")
+    if isinstance(banker_total, bool) or not isinstance(banker_total, int) or not 0 <= banker_total <= 7:
+        raise TableauError("banker_total",
+                           f"banker two-card total must be an integer 0-7 without a natural, got {banker_total!r}")
     if player_third is None:
         return banker_total <= 5
-    if not 0 <= player_third <= 9:
-        raise ValueError(f"player third-card value must be 0-9, got {player_third!r}")
+    if isinstance(player_third, bool) or not isinstance(player_third, int) or not 0 <= player_third <= 9:
+        raise TableauError("player_third", f"player third-card value must be an integer 0-9, got {player_third!r}")
     return player_third in BANKER_DRAWS_ON[banker_total]
 
 
 def deal_round(draw: Callable[[], Card]) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
     """Deal one round from ``draw`` (called once per card): P, B, P, B, then third cards.
 
-    Returns ``(player_cards, banker_cards)``, each 2 or 3 cards.
+    Deal order: seed 004 (player, banker, player, banker, then the player's and the
+    banker's third cards when the drawing rules call for them). Returns
+    ``(player_cards, banker_cards)``, each 2 or 3 cards; whatever ``draw`` raises passes through.
     """
     p1, b1, p2, b2 = draw(), draw(), draw(), draw()
     player = [p1, p2]
@@ -93,27 +97,40 @@ def deal_round(draw: Callable[[], Card]) -> tuple[tuple[Card, ...], tuple[Card, 
 def check_round(player: Sequence[Card], banker: Sequence[Card]) -> None:
     """Check a dealt round against the tableau; return ``None`` when it is legal.
 
-    Raises :class:`TableauError` naming the rule broken: a side with fewer than 2 or more
-    than 3 cards (``"card_count"``), a third card after a natural (``"natural"``), a player
-    who drew on 6-7 or stood on 0-5, a banker who drew or stood against the table.
+    ``player`` and ``banker`` are the cards of each side in deal order (first two, then
+    the third). Raises :class:`TableauError` naming the rule broken (``rule`` attribute):
+
+    * ``"not_a_card"``: an item is not a :class:`roads.cards.Card`;
+    * ``"card_count"``: a side with fewer than 2 or more than 3 cards;
+    * ``"natural"``: a third card after a natural 8/9 on either side;
+    * ``"player_draws_0_5"`` / ``"player_stands_6_7"``: the player stood on 0-5 or drew on 6-7;
+    * ``"banker_draws"`` / ``"banker_stands"``: the banker stood or drew against the banker
+      table (seed 001 table 2; after a player who stood: draws on 0-5, stands on 6-7).
+
+    Repeated cards are not refused: an 8-deck shoe holds 8 copies of each card.
     """
     for side, cards in (("player", player), ("banker", banker)):
+        for card in cards:
+            if not isinstance(card, Card):
+                raise TableauError("not_a_card", f"{side} card {card!r} is not a Card (parse it with Card.parse)")
         if not 2 <= len(cards) <= 3:
             raise TableauError("card_count", f"{side} has {len(cards)} cards; a hand has 2 or 3")
+    cards = f" (player {' '.join(map(str, player))}; banker {' '.join(map(str, banker))})"
     pt, bt = hand_total(player[:2]), hand_total(banker[:2])
     if is_natural(pt) or is_natural(bt):
         if len(player) == 3 or len(banker) == 3:
             who, total = ("player", pt) if is_natural(pt) else ("banker", bt)
-            raise TableauError("natural", f"{who} has a natural {total}: both hands stand on two cards")
+            raise TableauError("natural", f"{who} has a natural {total}: both hands stand on two cards{cards}")
         return
     if player_draws(pt) and len(player) == 2:
-        raise TableauError("player_draws_0_5", f"player total {pt} must draw a third card (player draws on 0-5)")
+        raise TableauError("player_draws_0_5",
+                           f"player total {pt} must draw a third card (player draws on 0-5){cards}")
     if not player_draws(pt) and len(player) == 3:
-        raise TableauError("player_stands_6_7", f"player total {pt} must stand (player stands on 6-7)")
+        raise TableauError("player_stands_6_7", f"player total {pt} must stand (player stands on 6-7){cards}")
     third = player[2].value if len(player) == 3 else None
     must_draw = banker_draws(bt, third)
     after = "player stood" if third is None else f"player third card {third}"
     if must_draw and len(banker) == 2:
-        raise TableauError("banker_draws", f"banker total {bt} must draw after {after}")
+        raise TableauError("banker_draws", f"banker total {bt} must draw after {after}{cards}")
     if not must_draw and len(banker) == 3:
-        raise TableauError("banker_stands", f"banker total {bt} must stand after {after}")
+        raise TableauError("banker_stands", f"banker total {bt} must stand after {after}{cards}")

@@ -1,5 +1,89 @@
-"""Placeholder blueprint (to be built)."""
+"""The public read-only JSON API (issue 4), and its OpenAPI document.
 
-from flask import Blueprint
+- ``GET /api/tables``: every table (lobby data) with the lobby version
+- ``GET /api/tables/<id>``: the current shoe's snapshot (shape: ``roads/schema/snapshot.schema.json``)
+- ``GET /api/tables/<id>/shoes``: every shoe with round counts and start/end times
+- ``GET /api/tables/<id>/shoes/<shoe>``: the snapshot of any shoe
+- ``GET /api/tables/<id>/shoes/<shoe>/rounds``: the raw rounds of a shoe for export
+- ``GET /api/openapi.json``: the OpenAPI 3.1 document of the whole API
 
-bp = Blueprint("api", __name__)
+Snapshots carry ``ETag: "<table>-v<version>"`` and answer ``If-None-Match`` with 304, so
+polling clients cost one header comparison. Bodies are the snapshot JSON encoded once per
+version by the service.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, current_app, request
+
+from web.service import encode, get_service
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def _json(obj: object) -> Response:
+    return Response(encode(obj), mimetype="application/json")
+
+
+def _snapshot_response(table_id: str, version: int, payload: bytes) -> Response:
+    etag = f"{table_id}-v{version}"
+    if request.if_none_match.contains(etag):
+        resp = Response(status=304)
+    else:
+        resp = Response(payload, mimetype="application/json")
+    resp.set_etag(etag)
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
+@bp.get("/tables")
+def tables() -> Response:
+    """``{"version": lobby version, "tables": [...]}`` (each: id, name, variant, shoe, round,
+    last, good_roads, side_bets, version, big_road)."""
+    version, payload = get_service().lobby_json()
+    body = b'{"version":%d,"tables":%s}' % (version, payload)
+    resp = Response(body, mimetype="application/json")
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
+@bp.get("/tables/<table_id>")
+def table(table_id: str) -> Response:
+    """The snapshot of the table's current shoe; 404 for an unknown table."""
+    version, payload = get_service().snapshot_json(table_id)
+    return _snapshot_response(table_id, version, payload)
+
+
+@bp.get("/tables/<table_id>/shoes")
+def shoes(table_id: str) -> Response:
+    """``{"table", "name", "shoes": [...]}``, oldest shoe first; 404 for an unknown table."""
+    service = get_service()
+    info = service.table(table_id)
+    return _json({"table": info["id"], "name": info["name"], "shoes": service.shoes(table_id)})
+
+
+@bp.get("/tables/<table_id>/shoes/<int:shoe>")
+def shoe(table_id: str, shoe: int) -> Response:
+    """The snapshot of shoe ``shoe`` (live or past); 404 for an unknown table or shoe."""
+    version, payload = get_service().snapshot_json(table_id, shoe)
+    return _snapshot_response(table_id, version, payload)
+
+
+@bp.get("/tables/<table_id>/shoes/<int:shoe>/rounds")
+def rounds(table_id: str, shoe: int) -> Response:
+    """``{"table", "shoe": {...summary}, "rounds": [...]}``: every recorded round of the shoe,
+    voided ones included, each with the feed body that would record it again."""
+    service = get_service()
+    summary = service.shoe(table_id, shoe)
+    return _json({"table": table_id, "shoe": summary, "rounds": service.rounds(table_id, shoe)})
+
+
+@bp.get("/openapi.json")
+def openapi() -> Response:
+    """The OpenAPI 3.1 document of the API (built once per app from the routes' descriptions)."""
+    from web.openapi import document
+
+    cached = current_app.extensions.get("roads.openapi")
+    if cached is None:
+        cached = current_app.extensions["roads.openapi"] = encode(document())
+    return Response(cached, mimetype="application/json")

@@ -1,6 +1,15 @@
-"""The ``roads`` command line (click, as Flask ships it)."""
+"""The ``roads`` command line (click, as Flask ships it).
+
+``roads serve`` runs the service (this module); ``demo``, ``simulate``, ``replay`` and
+``render`` (issue 7) live in :mod:`web.cli_demo`. Every setting is described in
+:mod:`web.config`.
+"""
 
 from __future__ import annotations
+
+import os
+import secrets
+import sys
 
 import click
 
@@ -8,3 +17,63 @@ import click
 @click.group()
 def main() -> None:
     """Baccarat road-map and scoreboard service."""
+
+
+@main.command()
+@click.option("--host", default=None, metavar="ADDRESS",
+              help="Bind address [default: ROADS_HOST or 127.0.0.1].")
+@click.option("--port", type=click.IntRange(0, 65535), default=None,
+              help="TCP port; 0 picks a free one [default: ROADS_PORT or 8000].")
+@click.option("--data", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="Data directory of the SQLite store [default: ROADS_DATA_DIR or ./data].")
+def serve(host: str | None, port: int | None, data: str | None) -> None:
+    """Run the service (feed, JSON API, pages, PNG, WebSocket) until interrupted.
+
+    Serves with Werkzeug's threaded server, which also carries the WebSocket endpoints;
+    for many screens run gunicorn with gthread workers (README). Prints one line
+    "roads: serving on http://HOST:PORT" once it accepts connections. Without
+    ROADS_FEED_TOKEN a random feed token is made for this run and printed.
+    """
+    from werkzeug.serving import make_server
+
+    from web import create_app
+    from web.config import ConfigError
+    from web.store import StoreError
+
+    overrides: dict[str, object] = {}
+    if host is not None:
+        overrides["ROADS_HOST"] = host
+    if port is not None:
+        overrides["ROADS_PORT"] = port
+    if data is not None:
+        overrides["ROADS_DATA_DIR"] = data
+    if not os.environ.get("ROADS_FEED_TOKEN"):
+        overrides["ROADS_FEED_TOKEN"] = secrets.token_urlsafe(18)
+        click.echo(f"roads: no ROADS_FEED_TOKEN set; feed token for this run: {overrides['ROADS_FEED_TOKEN']}", err=True)
+    try:
+        app = create_app(overrides)
+    except (ConfigError, StoreError) as e:
+        raise click.ClickException(str(e)) from None
+    bind_host, bind_port = app.config["ROADS_HOST"], app.config["ROADS_PORT"]
+    try:
+        server = make_server(bind_host, bind_port, app, threaded=True)
+    except OSError as e:
+        raise click.ClickException(f"cannot listen on {bind_host}:{bind_port}: {e.strerror or e}") from None
+    click.echo(f"roads: serving on http://{bind_host}:{server.server_port} (data {app.config['ROADS_DATA_DIR']})")
+    sys.stdout.flush()
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+        app.extensions["roads"].close()
+
+
+# demo, simulate, replay, render (issue 7) live in web/cli_demo.py.
+from web.cli_demo import register as _register_demo_commands  # noqa: E402
+
+_register_demo_commands(main)
+
+if __name__ == "__main__":
+    main()

@@ -1,5 +1,169 @@
-"""Placeholder (to be built)."""
+"""One error shape for every endpoint, and the exceptions that map to it.
+
+Every error response body is::
+
+    {"error": {"status": 409, "code": "round_conflict", "message": "...", "field": "round"}}
+
+``status`` repeats the HTTP status, ``code`` is a stable machine-readable id, ``message`` says
+what was wrong in words (quoting the bad input), ``field`` names the offending request field
+as a path (``"player[2]"``, ``"result.winner"``) or is ``null``. Some errors add keys (a 409
+for a taken round number adds ``"stored"``: the round stored under that number).
+
+Views raise :class:`ApiError` subclasses; :func:`init_app` turns them, and every Werkzeug
+HTTP error (404 for an unknown URL, 405, 413 for an oversize body, ...), into that shape.
+A browser asking for HTML outside ``/api/`` gets a small HTML page with the same text.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import json
+
+from flask import Flask, Response, request
+from werkzeug.exceptions import HTTPException
 
 
-def init_app(app):
-    """Register with the app."""
+class ApiError(Exception):
+    """An error with an HTTP status, a stable ``code`` and the request ``field`` it is about.
+
+    ``extra`` holds additional JSON-ready keys for the error object (e.g. ``stored``).
+    """
+
+    status: int = 400
+    code: str = "bad_request"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        field: str | None = None,
+        code: str | None = None,
+        status: int | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        if code is not None:
+            self.code = code
+        if status is not None:
+            self.status = status
+        self.extra = extra or {}
+
+    def to_json(self) -> dict[str, Any]:
+        """The response body: ``{"error": {status, code, message, field, **extra}}``."""
+        body = {"status": self.status, "code": self.code, "message": self.message, "field": self.field}
+        body.update(self.extra)
+        return {"error": body}
+
+
+class BadRequest(ApiError):
+    """400: the request is malformed (bad JSON, unknown or mistyped fields, bad card strings)."""
+
+    status = 400
+    code = "bad_request"
+
+
+class Unauthorized(ApiError):
+    """401: a feed write without the right bearer token."""
+
+    status = 401
+    code = "unauthorized"
+
+
+class NotFound(ApiError):
+    """404: unknown table, shoe or round."""
+
+    status = 404
+    code = "not_found"
+
+
+class Conflict(ApiError):
+    """409: the request contradicts the stored record (a taken round number, a gap, a shoe going back)."""
+
+    status = 409
+    code = "conflict"
+
+
+class Unprocessable(ApiError):
+    """422: well-formed, but against the rules of the game (tableau, totals, card copies, burn)."""
+
+    status = 422
+    code = "unprocessable"
+
+
+class Unavailable(ApiError):
+    """503: the store cannot take writes right now; nothing was recorded."""
+
+    status = 503
+    code = "store_unavailable"
+
+
+def error_response(err: ApiError) -> Response:
+    """Render ``err`` as JSON (or a small HTML page for a browser outside ``/api/``)."""
+    body = err.to_json()
+    if _wants_html():
+        page = (
+            "<!doctype html><meta charset=utf-8><title>{s} {c}</title>"
+            "<h1>{s} {c}</h1><p>{m}</p>"
+        ).format(s=err.status, c=html.escape(err.code), m=html.escape(err.message))
+        resp = Response(page, status=err.status, mimetype="text/html")
+    else:
+        resp = Response(json.dumps(body, ensure_ascii=False), status=err.status, mimetype="application/json")
+    if err.status == 401:
+        resp.headers["WWW-Authenticate"] = 'Bearer realm="roads feed"'
+    return resp
+
+
+def _wants_html() -> bool:
+    if request.path.startswith("/api/"):
+        return False
+    accept = request.accept_mimetypes
+    return accept.best_match(["application/json", "text/html"]) == "text/html" and accept["text/html"] > accept["application/json"]
+
+
+_HTTP_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "body_too_large",
+    415: "unsupported_media_type",
+    429: "too_many_requests",
+    500: "internal_error",
+    503: "unavailable",
+}
+
+
+def from_http_exception(e: HTTPException) -> ApiError:
+    """The :class:`ApiError` equivalent of a Werkzeug HTTP error (same status)."""
+    status = e.code or 500
+    message = e.description or e.name
+    if status == 413:
+        from flask import current_app
+
+        limit = current_app.config.get("MAX_CONTENT_LENGTH")
+        message = f"request body larger than the limit of {limit} bytes (ROADS_MAX_BODY_BYTES)"
+    if status == 405 and getattr(e, "valid_methods", None):
+        message = f"method {request.method} not allowed here; allowed: {', '.join(sorted(e.valid_methods))}"
+    return ApiError(message, status=status, code=_HTTP_CODES.get(status, "http_error"))
+
+
+def init_app(app: Flask) -> None:
+    """Register the handlers that give every error the shape described in this module."""
+
+    @app.errorhandler(ApiError)
+    def _api_error(e: ApiError) -> Response:
+        return error_response(e)
+
+    @app.errorhandler(HTTPException)
+    def _http_error(e: HTTPException) -> Response | HTTPException:
+        if e.code is None or e.code < 400:  # redirects and the like pass through
+            return e
+        resp = error_response(from_http_exception(e))
+        if e.code == 405 and getattr(e, "valid_methods", None):
+            resp.headers["Allow"] = ", ".join(sorted(e.valid_methods))
+        return resp

@@ -1,5 +1,82 @@
-"""Placeholder blueprint (to be built)."""
+"""The table feed: authenticated JSON writes of rounds, shoes, voids and corrections (issue 4).
 
-from flask import Blueprint
+Every view is thin: check the token, parse the body (:mod:`web.schemas`), call the
+:class:`web.service.Service`, map the outcome to a status. Statuses: 201 for a write that
+changed the record, 200 for a repeat that changed nothing (feeds retry; the body says
+``"status": "unchanged"``), 4xx with the error shape of :mod:`web.errors` for anything
+refused (nothing is stored then), 503 when the store cannot take writes.
 
-bp = Blueprint("feed", __name__)
+Routes (all under ``/api``, all need ``Authorization: Bearer <ROADS_FEED_TOKEN>``):
+
+- ``POST /tables/<table_id>/rounds``: one round, card-level or result-level
+- ``POST /tables/<table_id>/shoes``: start a shoe explicitly (burn cards, cut-card position)
+- ``POST /tables/<table_id>/shoes/<shoe>/rounds/<round>/void``: void a round with a reason
+- ``PUT /tables/<table_id>/shoes/<shoe>/rounds/<round>``: correct a round
+"""
+
+from __future__ import annotations
+
+import hmac
+
+from flask import Blueprint, Response, current_app, request
+
+from web import schemas
+from web.errors import Unauthorized
+from web.service import Ack, encode, get_service
+
+bp = Blueprint("feed", __name__, url_prefix="/api")
+
+
+@bp.before_request
+def require_token() -> None:
+    """Refuse (401) a write without ``Authorization: Bearer <token>`` or with a wrong token.
+
+    Runs before the body is read; compares in constant time (``hmac.compare_digest``). With
+    no ``ROADS_FEED_TOKEN`` configured every write is refused.
+    """
+    expected = current_app.config.get("ROADS_FEED_TOKEN") or ""
+    header = request.headers.get("Authorization", "")
+    scheme, _, given = header.partition(" ")
+    if not expected:
+        raise Unauthorized("the feed is closed: no ROADS_FEED_TOKEN is configured", field="Authorization")
+    if scheme.lower() != "bearer" or not given.strip():
+        raise Unauthorized("missing 'Authorization: Bearer <token>' header", field="Authorization")
+    if not hmac.compare_digest(given.strip().encode("utf-8"), str(expected).encode("utf-8")):
+        raise Unauthorized("wrong feed token", field="Authorization")
+
+
+def _body() -> dict:
+    # get_data raises RequestEntityTooLarge (413) past MAX_CONTENT_LENGTH.
+    return schemas.load_json(request.get_data(cache=False))
+
+
+def _reply(ack: Ack) -> Response:
+    return Response(encode(ack.body), status=201 if ack.created else 200, mimetype="application/json")
+
+
+@bp.post("/tables/<table_id>/rounds")
+def post_round(table_id: str) -> Response:
+    """Record one round: ``{"shoe", "round", "player", "banker"}`` or ``{"shoe", "round", "result"}``."""
+    body = schemas.parse_round(_body())
+    return _reply(get_service().record_round(table_id, body))
+
+
+@bp.post("/tables/<table_id>/shoes")
+def post_shoe(table_id: str) -> Response:
+    """Start a shoe: ``{"shoe", "burn"?, "cut_card_position"?, "variant"?}``."""
+    body = schemas.validate(schemas.ShoeIn, _body())
+    return _reply(get_service().start_shoe(table_id, body))
+
+
+@bp.post("/tables/<table_id>/shoes/<int:shoe>/rounds/<int:round>/void")
+def post_void(table_id: str, shoe: int, round: int) -> Response:  # noqa: A002 (the URL's word)
+    """Void a round: ``{"reason": "..."}``; it stays in the record and counts nowhere."""
+    body = schemas.validate(schemas.VoidIn, _body())
+    return _reply(get_service().void_round(table_id, shoe, round, body.reason))
+
+
+@bp.put("/tables/<table_id>/shoes/<int:shoe>/rounds/<int:round>")
+def put_round(table_id: str, shoe: int, round: int) -> Response:  # noqa: A002
+    """Correct a round: the round as it should be (either form), optional ``reason``."""
+    body = schemas.parse_correction(_body())
+    return _reply(get_service().correct_round(table_id, shoe, round, body))

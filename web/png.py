@@ -1,5 +1,359 @@
-"""Placeholder blueprint (to be built)."""
+"""PNG scoreboards for image-only lobby and signage screens (issue 6).
 
-from flask import Blueprint
+Routes (all ``GET``, ``image/png``):
+
+- ``/tables/<id>/board.png``: the full scoreboard of the table's current shoe;
+- ``/tables/<id>/shoes/<shoe>/board.png``: the same for any shoe of the table (past ones too);
+- ``/tables/<id>/roads/<road>.png``: one road (``bead_plate``, ``big_road``, ``big_eye_boy``,
+  ``small_road``, ``cockroach_pig``) filling the image;
+- ``/lobby.png``: the lobby wall, one tile per table.
+
+Query options: ``width`` and ``height`` in pixels (64..3840, at most 3840x2160 pixels in
+all; defaults 1920x1080, one road 1200x300), ``columns`` (big-road columns, or the road's
+columns for one road; 1..200; lobby: tiles per row 1..16), ``theme`` (``dark``/``light``),
+``lang`` (``en``, ``zh``, ``th``, ``my``, ``lo``; without it the Accept-Language header
+decides, see ``web.i18n.pick_language``), ``kind`` for boards (``board``/``embed``). A
+bad value is a 400 in the shared error shape naming the parameter in ``field``.
+
+Caching: each image is rendered once per (table, shoe, snapshot version, options) and
+kept in a bounded LRU (``ROADS_PNG_CACHE_ENTRIES`` images, ``ROADS_PNG_CACHE_BYTES``
+bytes). Seeing a newer version of a table's current shoe drops that table's older
+current-shoe images only. Responses carry a strong ``ETag`` (derived from the cache key),
+``Cache-Control: public, max-age=ROADS_PNG_MAX_AGE_S`` (past shoes:
+``ROADS_PNG_PAST_MAX_AGE_S``) and ``Vary: Accept-Language``; a matching ``If-None-Match``
+gets 304 without rendering.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+from typing import Any, Callable, Hashable
+
+from flask import Blueprint, Response, current_app, request
+
+from web import layout as layout_mod
+from web import render
+from web.errors import BadRequest, NotFound
 
 bp = Blueprint("png", __name__)
+
+DEFAULTS: dict[str, int] = {
+    "ROADS_PNG_CACHE_ENTRIES": 256,
+    "ROADS_PNG_CACHE_BYTES": 64 * 1024 * 1024,
+    "ROADS_PNG_MAX_AGE_S": 2,
+    "ROADS_PNG_PAST_MAX_AGE_S": 60,
+}
+"""Settings of this module, each an integer, from ``create_app(test_config)``, else the
+environment variable of that name, else this default:
+
+``ROADS_PNG_CACHE_ENTRIES`` (images, default 256, >= 1)
+    Most PNGs kept in the render cache.
+``ROADS_PNG_CACHE_BYTES`` (bytes, default 67108864 = 64 MiB, >= 1)
+    Most bytes of PNGs kept (a 1080p board is about 100 KiB).
+``ROADS_PNG_MAX_AGE_S`` (seconds, default 2, >= 0)
+    ``Cache-Control: max-age`` of current-shoe and lobby images (a new round may come any time).
+``ROADS_PNG_PAST_MAX_AGE_S`` (seconds, default 60, >= 0)
+    ``max-age`` of past-shoe images (they change only by a correction).
+"""
+
+_MINIMUM = {"ROADS_PNG_CACHE_ENTRIES": 1, "ROADS_PNG_CACHE_BYTES": 1, "ROADS_PNG_MAX_AGE_S": 0,
+            "ROADS_PNG_PAST_MAX_AGE_S": 0}
+
+BOARD_SIZE = (1920, 1080)
+ROAD_SIZE = (1200, 300)
+LOBBY_SIZE = (1920, 1080)
+
+
+class PngCache:
+    """Bounded LRU of encoded PNGs: ``key -> (etag, bytes)``; thread-safe.
+
+    Keys are ``(table, shoe, version, options)`` tuples (``table`` is ``"*lobby*"`` for the
+    wall). Bounded by ``max_entries`` and ``max_bytes`` (oldest dropped first).
+    """
+
+    def __init__(self, max_entries: int = 256, max_bytes: int = 64 * 1024 * 1024) -> None:
+        self.max_entries = max(1, int(max_entries))
+        self.max_bytes = max(1, int(max_bytes))
+        self._items: "OrderedDict[Hashable, tuple[str, bytes]]" = OrderedDict()
+        self._bytes = 0
+        self._current: dict[str, tuple[int, int]] = {}  # table -> (shoe, version) of the newest seen
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+        self.renders = 0
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._items)
+
+    @property
+    def size_bytes(self) -> int:
+        """Total bytes of the cached images."""
+        return self._bytes
+
+    def keys(self) -> list[Hashable]:
+        """Cached keys, least recently used first (for tests and diagnostics)."""
+        with self._lock:
+            return list(self._items)
+
+    def get(self, key: Hashable) -> tuple[str, bytes] | None:
+        """The cached ``(etag, png)`` for ``key`` (marked recently used), or ``None``."""
+        with self._lock:
+            hit = self._items.get(key)
+            if hit is None:
+                self.misses += 1
+                return None
+            self._items.move_to_end(key)
+            self.hits += 1
+            return hit
+
+    def note_current(self, table: str, shoe: int, version: int, *, ordered: bool = True) -> None:
+        """Record that ``table``'s current shoe is at ``(shoe, version)``; drop that table's
+        current-shoe images of any other ``(shoe, version)`` (other tables are untouched).
+
+        With ``ordered`` (table versions only grow), an older ``(shoe, version)`` seen late by a
+        slow request changes nothing; the lobby's state ids are not ordered.
+        """
+        with self._lock:
+            seen = self._current.get(table)
+            if seen == (shoe, version) or (ordered and seen is not None and (shoe, version) < seen):
+                return
+            self._current[table] = (shoe, version)
+            stale = [k for k in self._items if k[0] == table and k[1] == "current" and k[2:4] != (shoe, version)]
+            for k in stale:
+                self._bytes -= len(self._items.pop(k)[1])
+
+    def put(self, key: Hashable, etag: str, data: bytes) -> None:
+        """Store ``(etag, data)`` under ``key``, evicting least recently used images over the bounds."""
+        with self._lock:
+            old = self._items.pop(key, None)
+            if old is not None:
+                self._bytes -= len(old[1])
+            self._items[key] = (etag, data)
+            self._bytes += len(data)
+            self.renders += 1
+            while self._items and (len(self._items) > self.max_entries or self._bytes > self.max_bytes):
+                _, (_, dropped) = self._items.popitem(last=False)
+                self._bytes -= len(dropped)
+
+    def clear(self) -> None:
+        """Drop everything."""
+        with self._lock:
+            self._items.clear()
+            self._current.clear()
+            self._bytes = 0
+
+
+@bp.record_once
+def _setup(state) -> None:
+    import os
+
+    from web.config import ConfigError
+
+    app = state.app
+    for key, default in DEFAULTS.items():
+        raw = app.config.get(key, os.environ.get(key, default))
+        try:
+            value = int(raw)
+        except (TypeError, ValueError):
+            raise ConfigError(f"{key} must be an integer, got {raw!r}") from None
+        if isinstance(raw, bool) or value < _MINIMUM[key]:
+            raise ConfigError(f"{key} must be an integer >= {_MINIMUM[key]}, got {raw!r}")
+        app.config[key] = value
+    app.extensions["png_cache"] = PngCache(app.config["ROADS_PNG_CACHE_ENTRIES"], app.config["ROADS_PNG_CACHE_BYTES"])
+
+
+def get_cache(app=None) -> PngCache:
+    """The app's :class:`PngCache` (``app.extensions["png_cache"]``)."""
+    return (app or current_app).extensions["png_cache"]
+
+
+# --------------------------------------------------------------------------- query parsing
+
+def _int_arg(name: str, default: int | None) -> int | None:
+    raw = request.args.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw, 10)
+    except ValueError:
+        raise BadRequest(f"{name} must be an integer, got {raw!r}", field=name, code="bad_parameter") from None
+    return value
+
+
+def _options(default_size: tuple[int, int], *, kinds: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Validated query options; raises :class:`BadRequest` naming the parameter."""
+    width = _int_arg("width", default_size[0])
+    height = _int_arg("height", default_size[1])
+    columns = _int_arg("columns", None)
+    try:
+        width, height = layout_mod.check_size(width, height)
+        if not kinds:  # the lobby checks its own columns (tiles per row)
+            layout_mod.check_columns(columns)
+    except layout_mod.LayoutError as e:
+        raise BadRequest(str(e), field=e.field, code="bad_parameter") from None
+    theme = request.args.get("theme", render.DEFAULT_THEME)
+    if theme not in render.THEMES:
+        raise BadRequest(f"unknown theme {theme!r}; expected one of {', '.join(render.THEMES)}", field="theme",
+                         code="bad_parameter")
+    lang = request.args.get("lang")
+    if lang is not None:
+        from web.i18n import LANGUAGES, normalize_language
+
+        norm = normalize_language(lang)
+        if norm is None:
+            raise BadRequest(f"unknown language {lang!r}; expected one of {', '.join(LANGUAGES)}", field="lang",
+                             code="bad_parameter")
+        lang = norm
+    else:
+        from web.i18n import pick_language
+
+        lang = pick_language(request)
+    opts: dict[str, Any] = {"width": width, "height": height, "columns": columns, "theme": theme, "lang": lang}
+    if kinds:
+        kind = request.args.get("kind", kinds[0])
+        if kind not in kinds:
+            raise BadRequest(f"unknown kind {kind!r}; expected one of {', '.join(kinds)}", field="kind",
+                             code="bad_parameter")
+        opts["kind"] = kind
+    return opts
+
+
+# --------------------------------------------------------------------------- responses
+
+def _code_tag() -> str:
+    """A digest of the drawing code (layout, fonts, render): a new release changes every ETag,
+    so screens holding an image drawn by older code get the new drawing, not a 304."""
+    from pathlib import Path
+
+    h = hashlib.blake2b(digest_size=6)
+    for mod in (layout_mod, render, render.fonts):
+        h.update(Path(mod.__file__).read_bytes())
+    return h.hexdigest()
+
+
+_CODE_TAG = _code_tag()
+
+
+def _etag(key: Hashable) -> str:
+    return hashlib.blake2b(repr((_CODE_TAG, key)).encode("utf-8"), digest_size=12).hexdigest()
+
+
+def _serve(key: Hashable, max_age: int, draw: Callable[[], bytes]) -> Response:
+    cache = get_cache()
+    etag = _etag(key)
+    headers = {
+        "ETag": f'"{etag}"',
+        "Cache-Control": f"public, max-age={int(max_age)}",
+        "Vary": "Accept-Language",
+    }
+    if request.if_none_match and request.if_none_match.contains(etag):
+        return Response(status=304, headers=headers)
+    hit = cache.get(key)
+    if hit is None:
+        try:
+            data = draw()
+        except layout_mod.LayoutError as e:
+            raise BadRequest(str(e), field=e.field, code="bad_parameter") from None
+        except render.RenderError as e:
+            raise BadRequest(str(e), field=e.field, code="bad_parameter") from None
+        cache.put(key, etag, data)
+    else:
+        data = hit[1]
+    resp = Response(data, mimetype="image/png", headers=headers)
+    return resp
+
+
+def _service():
+    from web.service import get_service
+
+    return get_service()
+
+
+def _snapshot(table_id: str, shoe: int | None) -> tuple[dict[str, Any], int, int, bool]:
+    """``(snapshot, shoe number, version, is_current)``; NotFound from the service."""
+    svc = _service()
+    snap = svc.snapshot(table_id, shoe)
+    number = int(snap.get("shoe") or 0)
+    version = int(snap.get("version") or 0)
+    current = shoe is None or bool(snap.get("live"))
+    if current:
+        get_cache().note_current(table_id, number, version)
+    return snap, number, version, current
+
+
+def _opts_key(opts: dict[str, Any]) -> tuple:
+    return tuple(sorted(opts.items()))
+
+
+def _max_age(current: bool) -> int:
+    cfg = current_app.config
+    return int(cfg["ROADS_PNG_MAX_AGE_S"] if current else cfg["ROADS_PNG_PAST_MAX_AGE_S"])
+
+
+def _board(table_id: str, shoe: int | None) -> Response:
+    opts = _options(BOARD_SIZE, kinds=("board", "embed"))
+    snap, number, version, current = _snapshot(table_id, shoe)
+    key = (table_id, "current" if current else "past", number, version, "board", _opts_key(opts))
+
+    def draw() -> bytes:
+        img = render.render_board(snap, width=opts["width"], height=opts["height"], kind=opts["kind"],
+                                  columns=opts["columns"], theme=opts["theme"], lang=opts["lang"])
+        return render.encode_png(img, theme=opts["theme"])
+
+    return _serve(key, _max_age(current), draw)
+
+
+@bp.get("/tables/<table_id>/board.png")
+def board_png(table_id: str) -> Response:
+    """The current shoe's full scoreboard. 404 for an unknown table, 400 for a bad option."""
+    return _board(table_id, None)
+
+
+@bp.get("/tables/<table_id>/shoes/<int:shoe>/board.png")
+def shoe_board_png(table_id: str, shoe: int) -> Response:
+    """The scoreboard of shoe ``shoe`` (current or past). 404 for an unknown table or shoe."""
+    return _board(table_id, shoe)
+
+
+@bp.get("/tables/<table_id>/roads/<road>.png")
+def road_png(table_id: str, road: str) -> Response:
+    """One road of the current shoe filling the image. 404 for an unknown table or road name."""
+    if road not in layout_mod.ROAD_NAMES:
+        raise NotFound(f"no road {road!r}; expected one of {', '.join(layout_mod.ROAD_NAMES)}", field="road",
+                       code="unknown_road")
+    opts = _options(ROAD_SIZE)
+    snap, number, version, current = _snapshot(table_id, None)
+    key = (table_id, "current", number, version, road, _opts_key(opts))
+
+    def draw() -> bytes:
+        img = render.render_road(snap, road, width=opts["width"], height=opts["height"], columns=opts["columns"],
+                                 theme=opts["theme"], lang=opts["lang"])
+        return render.encode_png(img, theme=opts["theme"])
+
+    return _serve(key, _max_age(True), draw)
+
+
+@bp.get("/lobby.png")
+def lobby_png() -> Response:
+    """The lobby wall: one tile per table (current shoes). ``columns`` = tiles per row (1..16)."""
+    opts = _options(LOBBY_SIZE, kinds=("lobby",))
+    cols = opts["columns"]
+    if cols is not None and not 1 <= cols <= 16:
+        raise BadRequest(f"lobby columns must be between 1 and 16, got {cols!r}", field="columns", code="bad_parameter")
+    tables = _service().list_tables()
+    state = tuple((t.get("id"), t.get("shoe"), t.get("version")) for t in tables)
+    state_id = int.from_bytes(hashlib.blake2b(repr(state).encode(), digest_size=8).digest(), "big")
+    get_cache().note_current("*lobby*", 0, state_id, ordered=False)  # a new lobby state drops the older wall images
+    key = ("*lobby*", "current", 0, state_id, "lobby", _opts_key(opts))
+
+    def draw() -> bytes:
+        img = render.render_lobby(tables, width=opts["width"], height=opts["height"], columns=cols,
+                                  theme=opts["theme"], lang=opts["lang"])
+        return render.encode_png(img, theme=opts["theme"])
+
+    return _serve(key, _max_age(True), draw)
+
+

@@ -1,5 +1,388 @@
-"""Placeholder: WebSocket endpoints (to be built)."""
+"""WebSocket push of live snapshots (flask-sock): one table's board, or the lobby wall.
+
+Endpoints:
+
+- ``/ws/tables/<table_id>``: the table's current snapshot (hub topic ``f"table:{table_id}"``)
+- ``/ws/lobby``: the lobby list (hub topic ``"lobby"``, payload = ``Service.list_tables()``)
+
+Protocol (server -> client, JSON text frames)::
+
+    {"type": "snapshot", "topic": "table:T1", "version": 57, "data": {...the full snapshot...}}
+    {"type": "keepalive", "topic": "table:T1", "version": 57}
+    {"type": "error", "error": {"status": 404, "code": "unknown_table", "message": "...", "field": "table_id"}}
+
+The first frame after connecting is always the full current snapshot; after that, every
+newer version is sent as a full snapshot too, so a client resyncs simply by rendering what
+it gets (or by reconnecting). An unknown table gets the error frame, then close code 4404.
+Client -> server frames are read and dropped (at most :data:`MAX_CLIENT_FRAMES` per
+wake-up (at least every POLL_S seconds), else the connection is closed with 1008); WebSocket pings are answered
+by simple-websocket itself.
+
+Fan-out, slow and dead clients (architecture.md: "latest-only per client; slow clients
+skip"): per watched topic one fan-out thread waits on :class:`web.hub.Hub` and offers each
+new version to every connection's :class:`Subscriber`. The offer writes one prebuilt frame
+(:class:`FrameCache`: built once per version per process, identical for every client)
+straight to the socket when the socket takes it at once; otherwise the connection's own
+thread finishes it, blocking only itself, and a newer version replaces the one still
+waiting: nothing is queued per client. Sending one frame to a thousand screens is a
+thousand non-blocking ``send`` calls from one thread instead of a thousand thread wake-ups
+with per-client framing. A closed connection frees its thread within :data:`POLL_S`; a dead
+peer is dropped by the protocol ping (``ROADS_WS_PING_S``) that simple-websocket sends.
+
+Settings (``app.config``; defaults here):
+
+``ROADS_WS_KEEPALIVE_S`` (seconds, default 20): an idle connection gets a keepalive frame
+    this often (the browser closes and reconnects a connection silent for 75 s).
+``ROADS_WS_PING_S`` (seconds, default 25): protocol-level ping interval; a client that has
+    not answered the previous ping is closed. 0 disables. Becomes flask-sock's
+    ``SOCK_SERVER_OPTIONS["ping_interval"]`` unless that is set.
+``ROADS_WS_MAX_MESSAGE_BYTES`` (bytes, default 4096): largest client frame accepted.
+
+Serving: one thread per open WebSocket, so under gunicorn use the ``gthread`` worker with
+``--threads`` above the number of screens (see ``docs/frontend.md``); the Werkzeug dev
+server (threaded) works too.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from typing import Any, Callable
+
+from flask import Blueprint, Flask, current_app
+from flask_sock import Sock
+from simple_websocket import ConnectionClosed
+
+from web.errors import ApiError
+from web.hub import Hub, Message
+from web.service import get_service
+
+sock = Sock()
+bp = Blueprint("ws", __name__)
+
+KEEPALIVE_S = 20.0
+"""Default ``ROADS_WS_KEEPALIVE_S``: seconds between keepalive frames on an idle connection."""
+
+PING_S = 25.0
+"""Default ``ROADS_WS_PING_S``: seconds between protocol pings (0 = none)."""
+
+MAX_MESSAGE_BYTES = 4096
+"""Default ``ROADS_WS_MAX_MESSAGE_BYTES``: largest accepted client frame, in bytes."""
+
+MAX_CLIENT_FRAMES = 64
+"""Client frames tolerated between two wake-ups before the connection is closed (1008)."""
+
+POLL_S = 1.0
+"""Longest a connection's thread waits on the hub before checking that its client is still
+there, in seconds: a closed connection frees its server thread within this time."""
+
+CLOSE_UNKNOWN_TABLE = 4404
+"""Close code sent after the error frame for an unknown table (4000-4999: application codes)."""
+
+LOBBY_TOPIC = "lobby"
 
 
-def init_app(app):
-    """Register WebSocket routes."""
+def table_topic(table_id: str) -> str:
+    """The hub topic of a table's snapshots (TEAM.md interface 4)."""
+    return f"table:{table_id}"
+
+
+def text_frame(payload: bytes) -> bytes:
+    """An unmasked, uncompressed, final RFC 6455 text frame (server to client) carrying ``payload``.
+
+    Server frames are never masked, so one frame serves every client of a topic. Per-message
+    compression is optional per message (RFC 7692 section 6: RSV1 marks a compressed one),
+    so this frame is also valid on connections that negotiated ``permessage-deflate``.
+    """
+    n = len(payload)
+    if n < 126:
+        header = bytes((0x81, n))
+    elif n < 65536:
+        header = bytes((0x81, 126)) + n.to_bytes(2, "big")
+    else:
+        header = bytes((0x81, 127)) + n.to_bytes(8, "big")
+    return header + payload
+
+
+class FrameCache:
+    """The frame of each topic's latest message, built once per version per process.
+
+    Holds one entry per topic (the tables plus the lobby), so it is bounded by the number of
+    tables. Thread-safe.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._frames: dict[str, tuple[Message, str, bytes]] = {}
+
+    def _entry(self, topic: str, message: Message) -> tuple[Message, str, bytes]:
+        with self._lock:
+            hit = self._frames.get(topic)
+            if hit is not None and hit[0] is message:
+                return hit
+        text = '{"type":"snapshot","topic":%s,"version":%d,"data":%s}' % (
+            json.dumps(topic), message.version, message.payload.decode("utf-8"))
+        entry = (message, text, text_frame(text.encode("utf-8")))
+        with self._lock:
+            self._frames[topic] = entry
+        return entry
+
+    def frame(self, topic: str, message: Message) -> str:
+        """``{"type":"snapshot","topic":...,"version":...,"data":<payload>}`` for ``message``.
+
+        ``message.payload`` must be UTF-8 JSON (a snapshot or the lobby list); it is inserted
+        as is, never decoded into objects and encoded again.
+        """
+        return self._entry(topic, message)[1]
+
+    def wire(self, topic: str, message: Message) -> bytes:
+        """:meth:`frame` as the bytes of one WebSocket text frame (see :func:`text_frame`)."""
+        return self._entry(topic, message)[2]
+
+
+def keepalive_frame(topic: str, version: int) -> str:
+    """``{"type":"keepalive","topic":...,"version":...}``: sent on idle connections."""
+    return json.dumps({"type": "keepalive", "topic": topic, "version": version}, separators=(",", ":"))
+
+
+def error_frame(err: ApiError) -> str:
+    """``{"type":"error","error":{...}}`` in the one error shape of :mod:`web.errors`."""
+    return json.dumps({"type": "error", **err.to_json()}, ensure_ascii=False, separators=(",", ":"))
+
+
+class Subscriber:
+    """Delivery state of one open connection: the newest message only, never a queue.
+
+    Two threads touch it: the topic's fan-out thread calls :meth:`offer` for every new
+    version, and the connection's own handler thread runs :meth:`run`. ``offer`` writes the
+    prebuilt frame straight to the socket when the socket takes all of it at once
+    (``MSG_DONTWAIT``); otherwise (a slow client, or a connection object without a raw
+    socket) it leaves the message, or the unsent rest of the frame, for the handler thread,
+    which writes it blocking. A newer offer replaces a message still waiting, so a slow
+    client skips versions and only ever blocks its own handler thread.
+    """
+
+    def __init__(self, ws: Any, topic: str, frames: FrameCache, version: int) -> None:
+        self.ws = ws
+        self.topic = topic
+        self.frames = frames
+        self.raw = isinstance(getattr(ws, "sock", None), socket.socket)  # simple-websocket's Server
+        self.cond = threading.Condition()
+        self.version = version  # newest version written (or being written) to the client
+        self.pending: Message | None = None  # newer message for the handler thread to write
+        self.rest = b""  # unsent tail of a frame that offer() began
+        self.busy = False  # the handler thread is writing
+        self.dead = False
+
+    def offer(self, message: Message) -> None:
+        """Deliver ``message`` without ever blocking on the socket (fan-out thread)."""
+        with self.cond:
+            if self.dead or message.version == self.version:
+                return
+            if not self.raw or self.busy or self.rest or self.pending is not None:
+                self.pending = message
+                self.cond.notify()
+                return
+            wire = self.frames.wire(self.topic, message)
+            try:
+                sent = self.ws.sock.send(wire, socket.MSG_DONTWAIT)
+            except BlockingIOError:
+                sent = 0
+            except OSError:
+                self.dead = True
+                self.cond.notify()
+                return
+            self.version = message.version
+            if sent < len(wire):
+                self.rest = wire[sent:]
+                self.cond.notify()
+
+    def _write(self, message: Message) -> None:
+        if self.raw:
+            self._sendall(self.frames.wire(self.topic, message))
+        else:
+            self.ws.send(self.frames.frame(self.topic, message))
+
+    def _sendall(self, data: bytes) -> None:
+        if not self.ws.connected:
+            raise ConnectionClosed(self.ws.close_reason, self.ws.close_message)
+        try:
+            self.ws.sock.sendall(data)
+        except OSError:
+            self.ws.connected = False
+            raise ConnectionClosed(1006, "send failed") from None
+
+    def run(self, keepalive_s: float) -> None:
+        """Handler thread: write what :meth:`offer` could not, keepalives, until the client goes.
+
+        Wakes at least every :data:`POLL_S` seconds to notice a closed connection (which then
+        frees this thread) and to read and drop client frames.
+        """
+        idle_since = time.monotonic()
+        while self.ws.connected:
+            with self.cond:
+                self.cond.wait_for(lambda: self.dead or self.rest or self.pending is not None,
+                                   timeout=min(POLL_S, keepalive_s))
+                if self.dead:
+                    return
+                rest, pending = self.rest, self.pending
+                self.rest, self.pending = b"", None
+                if pending is not None:
+                    self.version = pending.version
+                ping = not rest and pending is None and time.monotonic() - idle_since >= keepalive_s
+                self.busy = bool(rest) or pending is not None or ping
+            try:
+                if not self.ws.connected:
+                    return
+                _drain(self.ws)
+                if rest:
+                    self._sendall(rest)
+                if pending is not None:
+                    self._write(pending)
+                if ping:
+                    self.ws.send(keepalive_frame(self.topic, self.version))
+                if rest or pending is not None or ping:
+                    idle_since = time.monotonic()
+            finally:
+                with self.cond:
+                    self.busy = False
+
+
+class Fanout:
+    """One sender thread per watched topic, offering each new version to every subscriber.
+
+    Only the topic's fan-out thread waits on the :class:`web.hub.Hub`; the per-connection
+    threads wait on their own :class:`Subscriber`. A fan-out thread starts with the topic's
+    first subscriber and ends (within :data:`POLL_S`) after its last one leaves, so threads
+    are bounded by the number of watched tables plus the lobby. Thread-safe.
+    """
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self._lock = threading.Lock()
+        self._subs: dict[str, set[Subscriber]] = {}
+
+    def subscribe(self, sub: Subscriber) -> None:
+        """Add ``sub``; offer it at once anything published since its first frame."""
+        with self._lock:
+            subs = self._subs.get(sub.topic)
+            start = subs is None
+            if start:
+                subs = self._subs[sub.topic] = set()
+            subs.add(sub)
+        if start:
+            threading.Thread(target=self._run, args=(sub.topic,), name=f"roads-fanout-{sub.topic}", daemon=True).start()
+        latest = self.hub.latest(sub.topic)
+        if latest is not None:
+            sub.offer(latest)
+
+    def unsubscribe(self, sub: Subscriber) -> None:
+        """Remove ``sub`` (idempotent)."""
+        with self._lock:
+            subs = self._subs.get(sub.topic)
+            if subs is not None:
+                subs.discard(sub)
+
+    def subscribers(self, topic: str) -> int:
+        """How many connections watch ``topic`` now."""
+        with self._lock:
+            return len(self._subs.get(topic, ()))
+
+    def _run(self, topic: str) -> None:
+        latest = self.hub.latest(topic)
+        version = latest.version if latest is not None else None
+        while True:
+            with self._lock:
+                if not self._subs.get(topic):
+                    self._subs.pop(topic, None)
+                    return
+            message = self.hub.wait(topic, version, timeout=POLL_S)  # type: ignore[arg-type]
+            if message is None:
+                continue
+            version = message.version
+            with self._lock:
+                subs = list(self._subs.get(topic, ()))
+            for sub in subs:
+                sub.offer(message)
+
+
+_fanout_lock = threading.Lock()
+
+
+def _fanout(app: Flask) -> Fanout:
+    with _fanout_lock:
+        fanout = app.extensions.get("roads.ws_fanout")
+        if fanout is None:
+            fanout = app.extensions["roads.ws_fanout"] = Fanout(get_service(app).hub)
+        return fanout
+
+
+def stream(ws: Any, topic: str, initial: Callable[[], tuple[int, bytes]]) -> None:
+    """Send ``topic``'s current message, then every newer one, until the client goes away.
+
+    ``initial()`` gives ``(version, payload)`` when the hub has nothing on ``topic`` yet.
+    Returns when the connection closes; raises ``ConnectionClosed`` from a send on a
+    closed connection (flask-sock treats that as a normal end).
+    """
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    hub = get_service(app).hub
+    frames: FrameCache = app.extensions["roads.ws_frames"]
+    keepalive = float(app.config.get("ROADS_WS_KEEPALIVE_S", KEEPALIVE_S))
+    message = hub.latest(topic)
+    if message is None:
+        version, payload = initial()
+        message = Message(version, payload)
+    sub = Subscriber(ws, topic, frames, message.version)
+    sub._write(message)
+    fanout = _fanout(app)
+    fanout.subscribe(sub)
+    try:
+        sub.run(keepalive)
+    finally:
+        fanout.unsubscribe(sub)
+
+
+def _drain(ws: Any) -> None:
+    """Read and drop what the client sent (bounded); close a client that floods (1008)."""
+    for _ in range(MAX_CLIENT_FRAMES):
+        if ws.receive(timeout=0) is None:
+            return
+    ws.close(reason=1008, message="too many client messages")
+    raise ConnectionClosed(1008, "too many client messages")
+
+
+@sock.route("/ws/tables/<table_id>", bp=bp)
+def table_socket(ws: Any, table_id: str) -> None:
+    """Live snapshots of one table; error frame + close 4404 for an unknown table."""
+    service = get_service()
+    try:
+        service.table(table_id)
+    except ApiError as err:
+        ws.send(error_frame(err))
+        ws.close(reason=CLOSE_UNKNOWN_TABLE if err.status == 404 else 1008, message=err.code)
+        return
+    stream(ws, table_topic(table_id), lambda: service.snapshot_json(table_id))
+
+
+@sock.route("/ws/lobby", bp=bp)
+def lobby_socket(ws: Any) -> None:
+    """Live lobby list (every table's lobby entry)."""
+    service = get_service()
+    stream(ws, LOBBY_TOPIC, service.lobby_json)
+
+
+def init_app(app: Flask) -> None:
+    """Register the WebSocket routes and their settings' defaults on ``app``."""
+    app.config.setdefault("ROADS_WS_KEEPALIVE_S", KEEPALIVE_S)
+    app.config.setdefault("ROADS_WS_PING_S", PING_S)
+    app.config.setdefault("ROADS_WS_MAX_MESSAGE_BYTES", MAX_MESSAGE_BYTES)
+    options = dict(app.config.get("SOCK_SERVER_OPTIONS") or {})
+    ping = float(app.config["ROADS_WS_PING_S"])
+    options.setdefault("ping_interval", ping if ping > 0 else None)
+    options.setdefault("max_message_size", int(app.config["ROADS_WS_MAX_MESSAGE_BYTES"]))
+    app.config["SOCK_SERVER_OPTIONS"] = options
+    app.extensions["roads.ws_frames"] = FrameCache()
+    app.register_blueprint(bp)
+    sock.init_app(app)

@@ -1,0 +1,67 @@
+"""The ask road: what each derived road would add if the next result were Banker, or Player.
+
+Domain digest section 4 ("Ask road"); issue 3. A hypothetical Banker (or Player) result
+continues the newest big-road column when that column has the same winner, else starts a
+new column; the colour each derived road would add for that cell follows
+:func:`roads.derived.derived_color`. ``None`` when that road would not have started at
+that cell (and for every road while the big road is empty: the first cell never has one).
+A tie adds nothing to any road, so it has no ask entry.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from roads.derived import BLUE, DERIVED_ROADS, RED, derived_color
+
+
+def next_cell(lengths: Sequence[int], winners: Sequence[str], winner: str) -> tuple[int, int]:
+    """Logical ``(column, row)`` the next ``winner`` (``"B"`` or ``"P"``) result would take.
+
+    Raises ``ValueError`` for any other winner (a tie takes no cell).
+    """
+    if winner not in ("B", "P"):
+        raise ValueError(f"the ask road asks about 'B' or 'P', got {winner!r}")
+    if not winners:
+        return 0, 0
+    if winners[-1] == winner:
+        return len(lengths) - 1, lengths[-1]
+    return len(lengths), 0
+
+
+def ask_one(lengths: Sequence[int], winners: Sequence[str], winner: str) -> dict[str, str | None]:
+    """``{"big_eye_boy": colour|None, "small_road": ..., "cockroach_pig": ...}`` for a
+    hypothetical next ``winner`` (``"B"`` or ``"P"``); ``ValueError`` otherwise."""
+    c, r = next_cell(lengths, winners, winner)
+    return {name: derived_color(lengths, c, r, k) for name, k in DERIVED_ROADS}
+
+
+def ask(lengths: Sequence[int], winners: Sequence[str]) -> dict[str, dict[str, str | None]]:
+    """The ask road snapshot piece: ``{"banker": {road: colour|None}, "player": {...}}`` for
+    the big road's logical column ``lengths`` and column ``winners`` (letters).
+
+    Same result as :func:`ask_one` for ``"B"`` and ``"P"``, written out for speed: one
+    result continues the newest column (row ``n``), the other starts column ``c + 1``.
+    """
+    if not winners:
+        return {"banker": dict(_NONE), "player": dict(_NONE)}
+    c = len(lengths) - 1
+    n = lengths[c]
+    # Continue the newest column: cell (c, n), n >= 1; red unless column c-k has exactly n cells.
+    same = {
+        "big_eye_boy": (BLUE if lengths[c - 1] == n else RED) if c >= 1 else None,
+        "small_road": (BLUE if lengths[c - 2] == n else RED) if c >= 2 else None,
+        "cockroach_pig": (BLUE if lengths[c - 3] == n else RED) if c >= 3 else None,
+    }
+    # Start column c + 1: cell (c + 1, 0); red when columns c and c-k have equal length.
+    new = {
+        "big_eye_boy": (RED if lengths[c - 1] == n else BLUE) if c >= 1 else None,
+        "small_road": (RED if lengths[c - 2] == n else BLUE) if c >= 2 else None,
+        "cockroach_pig": (RED if lengths[c - 3] == n else BLUE) if c >= 3 else None,
+    }
+    if winners[c] == "B":
+        return {"banker": same, "player": new}
+    return {"banker": new, "player": same}
+
+
+_NONE: dict[str, None] = {name: None for name, _ in DERIVED_ROADS}

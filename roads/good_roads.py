@@ -1,0 +1,326 @@
+"""Good roads (the lobby's trend alerts): named patterns read off the big road's columns.
+
+Issue 3. A pattern describes what the big road *has done*; it is history, not a prediction,
+and the labels say only what happened. Every pattern has a stable ``id`` (used by the
+i18n catalogues and clients), an English ``label`` and a ``threshold``; the shoe shows the
+pattern when its measured ``length`` reaches the threshold.
+
+Patterns are read from the logical columns of the big road (``lengths`` and ``winners``;
+ties are not results here). The newest column may still grow: a pattern that needs the
+newest column to reach a certain length is not broken while it is shorter ("in
+progress"); it counts only once it has that length, and is broken when it grows past it.
+
+Default patterns (:data:`DEFAULT_GOOD_ROADS`):
+
+============================ ============================================= =========
+id                           length measured                               threshold
+============================ ============================================= =========
+long_banker / long_player    cells in the newest column, when it is that     4
+                             side's
+ping_pong                    newest columns of exactly one cell in a row     4
+double_jump                  newest columns of exactly two cells in a row    3
+one_banker_two_player        newest columns alternating Banker 1 / Player 2  4
+two_banker_one_player        newest columns alternating Banker 2 / Player 1  4
+banker_jump / player_jump    that side's newest columns that are single      3
+                             cells, in a row (other side's columns skipped)
+side_by_side                 newest adjacent pairs of columns, each pair     2
+                             two columns of equal length
+============================ ============================================= =========
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+KINDS: tuple[str, ...] = ("streak", "run", "jump", "side_by_side")
+"""Pattern kinds: see :class:`GoodRoad`."""
+
+
+class GoodRoadError(ValueError):
+    """A good-road pattern definition that makes no sense (the message quotes it)."""
+
+
+@dataclass(frozen=True)
+class GoodRoad:
+    """One configurable good-road pattern.
+
+    * ``id``: stable identifier (``"long_banker"``); ``label``: English name;
+      ``threshold``: the smallest ``length`` at which the pattern is shown (>= 1);
+      ``description``: a neutral sentence for docs and tooltips.
+    * ``kind`` ``"streak"``: ``side`` (``"B"``/``"P"``) holds the newest column; length =
+      its cells.
+    * ``kind`` ``"run"``: every newest column has the length required for its side
+      (``banker_length`` / ``player_length``); length = such columns in a row.
+    * ``kind`` ``"jump"``: ``side``'s newest columns are single cells; length = such columns
+      in a row, the other side's columns skipped.
+    * ``kind`` ``"side_by_side"``: the newest columns form adjacent pairs of equal length;
+      length = such pairs in a row.
+
+    Raises :class:`GoodRoadError` for an unknown kind, a missing/invalid side or length, a
+    threshold < 1 or an empty id.
+    """
+
+    id: str
+    label: str
+    kind: str
+    threshold: int
+    side: str | None = None
+    banker_length: int | None = None
+    player_length: int | None = None
+    description: str = ""
+    _spec: tuple = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.id, str) or not self.id:
+            raise GoodRoadError(f"good road id must be a non-empty string, got {self.id!r}")
+        if self.kind not in KINDS:
+            raise GoodRoadError(f"good road {self.id!r}: kind must be one of {KINDS}, got {self.kind!r}")
+        if isinstance(self.threshold, bool) or not isinstance(self.threshold, int) or self.threshold < 1:
+            raise GoodRoadError(f"good road {self.id!r}: threshold must be an integer >= 1, got {self.threshold!r}")
+        if self.kind in ("streak", "jump") and self.side not in ("B", "P"):
+            raise GoodRoadError(f"good road {self.id!r}: side must be 'B' or 'P', got {self.side!r}")
+        if self.kind == "run":
+            for name in ("banker_length", "player_length"):
+                v = getattr(self, name)
+                if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+                    raise GoodRoadError(f"good road {self.id!r}: {name} must be an integer >= 1, got {v!r}")
+        code = KINDS.index(self.kind)
+        if code == 1:
+            a, b = self.banker_length, self.player_length
+        else:
+            a, b = self.side, None
+        object.__setattr__(self, "_spec", (code, a, b, self.threshold, self.id, self.label))
+
+    def measure(self, lengths: Sequence[int], winners: Sequence[str]) -> int:
+        """The pattern's current length for big-road columns ``lengths``/``winners`` (0 = absent).
+
+        ``lengths``/``winners`` are a big road's logical column lengths and winner letters
+        (consecutive columns always have different winners).
+        """
+        return _values((self._spec,), lengths, winners)[0] if lengths else 0
+
+    def json(self, length: int) -> dict:
+        """Snapshot entry ``{"pattern", "label", "length", "threshold"}``."""
+        return {"pattern": self.id, "label": self.label, "length": length, "threshold": self.threshold}
+
+
+def _values(specs: Sequence[tuple], lengths: Sequence[int], winners: Sequence[str]) -> list[int]:
+    """Measured length of each pattern spec for non-empty big-road columns.
+
+    One loop with every kind written out (no call per pattern): this runs on every
+    Banker/Player round. Big-road columns alternate winners, which the run and jump kinds use.
+    """
+    c = len(lengths) - 1
+    n = lengths[c]
+    w = winners[c]
+    out = []
+    for code, a, b, _t, _id, _label in specs:
+        if code == 0:  # streak: a = side
+            v = n if w == a else 0
+        elif code == 1:  # run: a = banker length, b = player length
+            need, other = (a, b) if w == "B" else (b, a)
+            if n > need:
+                v = 0
+            else:
+                i = c - 1
+                while i >= 0 and lengths[i] == (other if (c - i) & 1 else need):
+                    i -= 1
+                # columns i+1 .. c-1 match; the newest counts once it has its length.
+                v = c - 1 - i + (1 if n == need else 0)
+        elif code == 2:  # jump: a = side; that side's columns are every other column
+            i = c if w == a else c - 1
+            j = i
+            while i >= 0 and lengths[i] == 1:
+                i -= 2
+            v = (j - i) // 2
+        else:
+            v = _side_by_side(lengths)
+        out.append(v)
+    return out
+
+
+def _pairs_ending_at(lengths: Sequence[int], end: int) -> int:
+    count = 0
+    i = end
+    while i >= 1 and lengths[i] == lengths[i - 1]:
+        count += 1
+        i -= 2
+    return count
+
+
+def _side_by_side(lengths: Sequence[int]) -> int:
+    last = len(lengths) - 1
+    # The newest column either completes a pair, starts a new pair (any length so far),
+    # or is the shorter-so-far second column of a pair in progress.
+    best = _pairs_ending_at(lengths, last)
+    if last >= 1:
+        v = _pairs_ending_at(lengths, last - 1)
+        if v > best:
+            best = v
+        if lengths[last] < lengths[last - 1]:
+            v = _pairs_ending_at(lengths, last - 2)
+            if v > best:
+                best = v
+    return best
+
+
+DEFAULT_GOOD_ROADS: tuple[GoodRoad, ...] = (
+    GoodRoad("long_banker", "Long Banker", "streak", 4, side="B",
+             description="The newest big-road column is Banker with at least 4 results."),
+    GoodRoad("long_player", "Long Player", "streak", 4, side="P",
+             description="The newest big-road column is Player with at least 4 results."),
+    GoodRoad("ping_pong", "Ping Pong", "run", 4, banker_length=1, player_length=1,
+             description="The newest big-road columns alternate single results, at least 4 columns."),
+    GoodRoad("double_jump", "Double Jump", "run", 3, banker_length=2, player_length=2,
+             description="The newest big-road columns have exactly 2 results each, at least 3 columns."),
+    GoodRoad("one_banker_two_player", "One Banker Two Player", "run", 4, banker_length=1, player_length=2,
+             description="The newest columns alternate 1 Banker and 2 Player results, at least 4 columns."),
+    GoodRoad("two_banker_one_player", "Two Banker One Player", "run", 4, banker_length=2, player_length=1,
+             description="The newest columns alternate 2 Banker and 1 Player results, at least 4 columns."),
+    GoodRoad("banker_jump", "Banker Jump", "jump", 3, side="B",
+             description="Banker's newest 3 or more columns each hold a single result."),
+    GoodRoad("player_jump", "Player Jump", "jump", 3, side="P",
+             description="Player's newest 3 or more columns each hold a single result."),
+    GoodRoad("side_by_side", "Side by Side", "side_by_side", 2,
+             description="The newest columns stand in pairs of equal length, at least 2 pairs."),
+)
+"""The default pattern list, in display order (issue 3 thresholds)."""
+
+
+def good_roads(lengths: Sequence[int], winners: Sequence[str],
+               patterns: Sequence[GoodRoad] = DEFAULT_GOOD_ROADS) -> list[dict]:
+    """Snapshot piece: ``[{"pattern", "label", "length", "threshold"}, ...]`` for every pattern
+    whose length reaches its threshold, in ``patterns`` order. ``lengths``/``winners`` are
+    the big road's logical column lengths and winner letters."""
+    if not lengths:
+        return []
+    specs = [p._spec for p in patterns]
+    return [
+        {"pattern": spec[4], "label": spec[5], "length": v, "threshold": spec[3]}
+        for spec, v in zip(specs, _values(specs, lengths, winners))
+        if v >= spec[3]
+    ]
+
+
+class GoodRoadTracker:
+    """Good roads kept up to date column by column: no scan of the big road per round.
+
+    Same results as :func:`good_roads` (a property test checks it). For each pattern it
+    keeps what the finished columns contribute, updated when a new big-road column starts
+    (:meth:`column_started`) and undone when the newest column is removed
+    (:meth:`column_removed`); :meth:`json` combines that with the newest column, looking
+    only at the patterns that can still reach their threshold in this column.
+
+    Raises :class:`GoodRoadError` for a bad pattern list (see :func:`check_patterns`).
+    """
+
+    __slots__ = ("patterns", "_specs", "_done", "_pairs", "_candidates")
+
+    def __init__(self, patterns: Sequence[GoodRoad] = DEFAULT_GOOD_ROADS) -> None:
+        self.patterns = check_patterns(patterns)
+        self._specs = tuple(p._spec for p in self.patterns)
+        # _done[c]: per pattern, what finished columns 0..c-1 contribute while column c is
+        # the newest (run: matching columns in a row; jump: that side's single columns in a
+        # row; others 0). _pairs[e]: adjacent equal pairs in a row ending at finished column
+        # e. _candidates[c]: (spec..., done) of the patterns that can reach their threshold
+        # while column c is the newest.
+        self._done: list[tuple[int, ...]] = []
+        self._pairs: list[int] = []
+        self._candidates: list[tuple[tuple, ...]] = []
+
+    def column_started(self, lengths: Sequence[int], winners: Sequence[str]) -> None:
+        """Call after the big road started a new column (the newest in ``lengths``)."""
+        c = len(lengths) - 1
+        pairs = self._pairs
+        if c == 0:
+            le, we, prev = 0, "", (0,) * len(self._specs)
+            sbs_max = 0
+        else:
+            e = c - 1
+            le = lengths[e]
+            we = winners[e]
+            prev = self._done[e]
+            if e >= 1 and le == lengths[e - 1]:
+                pairs.append(1 + (pairs[e - 2] if e >= 2 else 0))
+            else:
+                pairs.append(0)
+            # Side by side can reach at most the larger of the pairs ending at c-1 and at c.
+            sbs_max = max(pairs[e], (pairs[e - 1] if e >= 1 else 0) + 1)
+        done = []
+        cand = []
+        for spec, d in zip(self._specs, prev):
+            code = spec[0]
+            if code == 0:  # streak: always a candidate
+                d = 0
+                cand.append(spec + (0,))
+            elif code == 3:
+                d = 0
+                if sbs_max >= spec[3]:
+                    cand.append(spec + (0,))
+            else:
+                if c:
+                    if code == 1:  # run: finished column matches the length its side needs
+                        d = d + 1 if le == (spec[1] if we == "B" else spec[2]) else 0
+                    elif we == spec[1]:  # jump: that side's finished column is a single
+                        d = d + 1 if le == 1 else 0
+                if d + 1 >= spec[3]:  # the newest column can add at most one
+                    cand.append(spec + (d,))
+            done.append(d)
+        self._done.append(tuple(done))
+        self._candidates.append(tuple(cand))
+
+    def column_removed(self) -> None:
+        """Call after the big road removed its newest column (undo of :meth:`column_started`)."""
+        self._done.pop()
+        self._candidates.pop()
+        if len(self._pairs) > max(len(self._done) - 1, 0):  # one entry per finished column
+            self._pairs.pop()
+
+    def json(self, lengths: Sequence[int], winners: Sequence[str]) -> list[dict]:
+        """The snapshot piece, as :func:`good_roads` returns it, for the current columns."""
+        if not lengths:
+            return []
+        c = len(lengths) - 1
+        n = lengths[c]
+        w = winners[c]
+        out = []
+        for code, a, b, t, pid, label, d in self._candidates[c]:
+            if code == 0:
+                v = n if w == a else 0
+            elif code == 1:
+                need = a if w == "B" else b
+                v = 0 if n > need else (d + 1 if n == need else d)
+            elif code == 2:
+                v = (d + 1 if n == 1 else 0) if w == a else d
+            else:
+                v = self._side_by_side(lengths, c, n)
+            if v >= t:
+                out.append({"pattern": pid, "label": label, "length": v, "threshold": t})
+        return out
+
+    def _side_by_side(self, lengths: Sequence[int], c: int, n: int) -> int:
+        if c == 0:
+            return 0
+        pairs = self._pairs
+        prev = lengths[c - 1]
+        before = pairs[c - 2] if c >= 2 else 0
+        best = pairs[c - 1]  # the newest column starts a new pair
+        if n == prev and before + 1 > best:  # it completes a pair with the previous column
+            best = before + 1
+        elif n < prev and before > best:  # it is the second column of a pair in progress
+            best = before
+        return best
+
+
+def check_patterns(patterns: Sequence[GoodRoad]) -> tuple[GoodRoad, ...]:
+    """Validate a pattern list: :class:`GoodRoad` items with unique ids. Returns it as a tuple;
+    raises :class:`GoodRoadError` naming the bad item."""
+    seen: set[str] = set()
+    for p in patterns:
+        if not isinstance(p, GoodRoad):
+            raise GoodRoadError(f"good road patterns must be GoodRoad objects, got {p!r}")
+        if p.id in seen:
+            raise GoodRoadError(f"good road id {p.id!r} appears twice")
+        seen.add(p.id)
+    return tuple(patterns)

@@ -1,0 +1,135 @@
+"""Placement of a road's logical columns on a 6-row grid, with dragon tails.
+
+Shared by the big road and the three derived roads (domain digest section 4, "Dragon tail";
+issue 3). Coordinates are grid cells, 0-based: ``x`` is the grid column from the left,
+``y`` the row from the top (0-5).
+
+The rule, for each new entry of a road:
+
+* a new logical column starts at row 0, one step right of the grid column where the
+  previous logical column *started*, moving further right past any row-0 cell already
+  taken (by an earlier tail); the first column starts at x = 0;
+* a further entry of the same logical column goes one row down, unless the cell below is
+  past the last row or already taken: then the column turns right along its current row
+  and keeps going right (it never drops back down, even when a lower cell frees up).
+
+Why a tail going right never runs into an earlier tail: logical columns start strictly
+left to right, so an earlier column's tail on row ``y`` begins at or left of the current
+column's start; the current column reached row ``y`` at its start column only because that
+cell was free, so the earlier tail ended before it. :meth:`TailGrid.place` still skips
+taken cells defensively.
+"""
+
+from __future__ import annotations
+
+ROWS: int = 6
+"""Rows of every road (domain digest section 4)."""
+
+
+class TailGrid:
+    """The cells a road's entries occupy, placed one entry at a time; undo with :meth:`pop`.
+
+    ``width`` is the number of grid columns used (max x + 1; 0 when empty);
+    :meth:`cells` lists every entry's ``(x, y)`` in placement order. Placing and popping
+    are O(1) apart from the rare skip past a taken row-0 cell.
+    """
+
+    __slots__ = ("rows", "width", "_x", "_y", "_sx", "_taken", "_keys", "_starts", "_widths")
+
+    def __init__(self, rows: int = ROWS) -> None:
+        if isinstance(rows, bool) or not isinstance(rows, int) or rows < 1:
+            raise ValueError(f"rows must be a positive integer, got {rows!r}")
+        self.rows = rows
+        self.width = 0
+        self._x = -1  # newest entry's cell
+        self._y = -1
+        self._sx = -1  # grid column where the newest logical column starts
+        self._taken: set[int] = set()  # x * rows + y of every placed entry
+        self._keys: list[int] = []  # x * rows + y per entry, in order
+        self._starts: list[tuple[int, int]] = []  # (entry index, start x) per logical column
+        self._widths: list[int] = []  # width before each entry (undo restores it)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    @property
+    def column_start_x(self) -> int | None:
+        """Grid column where the newest logical column starts (``None`` when empty)."""
+        return self._sx if self._keys else None
+
+    def is_taken(self, x: int, y: int) -> bool:
+        """Whether grid cell (x, y) holds an entry."""
+        return 0 <= y < self.rows and x * self.rows + y in self._taken
+
+    def cells(self) -> list[tuple[int, int]]:
+        """``(x, y)`` of every entry, in placement order (a new list)."""
+        rows = self.rows
+        return [divmod(k, rows) for k in self._keys]
+
+    def place(self, new_column: bool) -> tuple[int, int]:
+        """Place the next entry and return its grid cell ``(x, y)``.
+
+        ``new_column`` is True when the entry starts a new logical column (the first entry
+        always does, whatever is passed).
+        """
+        rows = self.rows
+        taken = self._taken
+        if new_column or self._x < 0:
+            x = self._sx + 1
+            while x * rows in taken:
+                x += 1
+            y = 0
+            self._sx = x
+            self._starts.append((len(self._keys), x))
+        else:
+            x = self._x
+            y = self._y + 1
+            if x != self._sx or y == rows or x * rows + y in taken:
+                # Dragon tail: turn right along the current row (and stay turned).
+                y -= 1
+                x += 1
+                while x * rows + y in taken:  # cannot happen (module docstring); defensive
+                    x += 1
+        key = x * rows + y
+        taken.add(key)
+        self._keys.append(key)
+        self._widths.append(self.width)
+        if x >= self.width:
+            self.width = x + 1
+        self._x = x
+        self._y = y
+        return x, y
+
+    def pop(self) -> tuple[int, int]:
+        """Remove the newest entry and return the cell it occupied.
+
+        Raises ``IndexError`` when the grid is empty.
+        """
+        if not self._keys:
+            raise IndexError("pop from an empty road grid")
+        rows = self.rows
+        key = self._keys.pop()
+        self._taken.discard(key)
+        self.width = self._widths.pop()
+        if self._starts[-1][0] == len(self._keys):
+            self._starts.pop()
+        self._sx = self._starts[-1][1] if self._starts else -1
+        if self._keys:
+            self._x, self._y = divmod(self._keys[-1], rows)
+        else:
+            self._x = self._y = -1
+        return divmod(key, rows)
+
+
+def place_columns(lengths: list[int] | tuple[int, ...], rows: int = ROWS) -> list[list[tuple[int, int]]]:
+    """Grid cells of whole logical columns of the given lengths: ``[[(x, y), ...], ...]``.
+
+    A convenience for tests, docs and renderers. Raises ``ValueError`` for a length < 1.
+    """
+    grid = TailGrid(rows)
+    out: list[list[tuple[int, int]]] = []
+    for n in lengths:
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise ValueError(f"a logical column has at least one cell, got length {n!r}")
+        out.append([grid.place(i == 0) for i in range(n)])
+    return out

@@ -1,0 +1,379 @@
+"""All the road maps of one shoe, kept up to date one round at a time.
+
+Issue 3; team interface item 3. :class:`ShoeRoads` holds the bead plate, big road, big eye
+boy, small road, cockroach pig, statistics, ask road and good roads of one shoe and updates
+them incrementally:
+
+* :meth:`ShoeRoads.record` adds a round: O(1) work per road (plus the good-road scan of
+  the newest columns);
+* :meth:`ShoeRoads.void` / :meth:`ShoeRoads.correct` change a recorded round: every road
+  is rolled back to just before that round and the later counted rounds are replayed
+  (O(rounds after it); the newest round costs one undo and one redo).
+
+The JSON-ready pieces for :func:`roads.snapshot.build_snapshot` are cached until the round
+that changes them, so a snapshot costs a few list copies.
+
+Round numbers are the feed's numbers within the shoe (1-based). They must increase with
+every :meth:`ShoeRoads.record` (gaps are allowed: a feed may number a voided round that
+never reached us). A voided round keeps its number and is left out of every road and
+count.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from typing import Iterable, Sequence
+
+from roads.ask import ask
+from roads.bead_plate import BeadPlate
+from roads.big_road import BigRoad
+from roads.derived import DerivedRoad
+from roads.good_roads import DEFAULT_GOOD_ROADS, GoodRoad, GoodRoadTracker
+from roads.outcome import RoundResult
+from roads.stats import ShoeStats
+
+
+SNAPSHOT_CALLER_KEYS: frozenset[str] = frozenset({"table", "shoe", "version", "variant", "side_bets"})
+"""Snapshot keys that :meth:`ShoeRoads.snapshot_template` leaves ``None`` for the caller."""
+
+
+class RoundNumberError(ValueError):
+    """A round number that cannot be used: not a positive integer, not above the last
+    recorded round (``record``), or not a recorded round (``void``/``correct``).
+
+    ``round_number`` is the offending value; the message quotes it.
+    """
+
+    def __init__(self, round_number: object, message: str) -> None:
+        super().__init__(message)
+        self.round_number = round_number
+        self.field = "round"
+
+
+class VoidRoundError(RoundNumberError):
+    """``void`` or ``correct`` of a round that is already void."""
+
+
+def _check_number(n: object) -> int:
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise RoundNumberError(n, f"round number must be a positive integer, got {n!r}")
+    return n
+
+
+def _check_result(result: object) -> RoundResult:
+    if not isinstance(result, RoundResult):
+        raise TypeError(f"result must be a RoundResult, got {type(result).__name__}: {result!r}")
+    return result
+
+
+class ShoeRoads:
+    """The road maps of one shoe (mutable; not thread-safe: one writer, under the table lock).
+
+    Construct empty, then :meth:`record` rounds; or :meth:`from_rounds`. ``good_roads``
+    is the pattern list for the good-road alerts (default
+    :data:`roads.good_roads.DEFAULT_GOOD_ROADS`; :class:`roads.good_roads.GoodRoadError`
+    for a bad list).
+
+    Read-only attributes: ``bead_plate`` (:class:`roads.bead_plate.BeadPlate`),
+    ``big_road`` (:class:`roads.big_road.BigRoad`), ``big_eye_boy``, ``small_road``,
+    ``cockroach_pig`` (:class:`roads.derived.DerivedRoad`), ``stats``
+    (:class:`roads.stats.ShoeStats`), ``patterns``; properties :attr:`rounds`,
+    :attr:`last_round_number`, :attr:`voided`, :attr:`changes`.
+
+    The ``*_json`` methods return the snapshot pieces (shapes in issue 3 and
+    ``roads/schema/snapshot.schema.json``). Pieces are cached and shared between calls
+    until the next change: treat them as read-only.
+    """
+
+    def __init__(self, *, good_roads: Sequence[GoodRoad] = DEFAULT_GOOD_ROADS) -> None:
+        self._good = GoodRoadTracker(good_roads)
+        self.patterns: tuple[GoodRoad, ...] = self._good.patterns
+        self.bead_plate = BeadPlate()
+        self.big_road = BigRoad()
+        self.big_eye_boy = DerivedRoad(1)
+        self.small_road = DerivedRoad(2)
+        self.cockroach_pig = DerivedRoad(3)
+        self._derived = (self.big_eye_boy, self.small_road, self.cockroach_pig)
+        self.stats = ShoeStats()
+        self._numbers: list[int] = []  # counted round numbers, increasing
+        self._results: list[RoundResult] = []  # counted rounds' results, parallel to _numbers
+        self._void: dict[int, RoundResult] = {}  # voided round number -> its result
+        self._last_number = 0
+        self._changes = 0
+        self._drop_all_json()
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def from_rounds(cls, rounds: Iterable[tuple[int, RoundResult]] | Iterable[RoundResult],
+                    *, good_roads: Sequence[GoodRoad] = DEFAULT_GOOD_ROADS) -> "ShoeRoads":
+        """Build from ``(round_number, result)`` pairs, or from bare results numbered 1, 2, ...
+
+        Raises what :meth:`record` raises.
+        """
+        roads = cls(good_roads=good_roads)
+        for i, item in enumerate(rounds, 1):
+            if isinstance(item, RoundResult):
+                roads.record(i, item)
+            else:
+                number, result = item
+                roads.record(number, result)
+        return roads
+
+    # ------------------------------------------------------------------ state
+    @property
+    def rounds(self) -> int:
+        """Counted (non-void) rounds recorded; starts at 0."""
+        return len(self._numbers)
+
+    @property
+    def last_round_number(self) -> int:
+        """Highest round number recorded, void or not; 0 before the first round."""
+        return self._last_number
+
+    @property
+    def voided(self) -> tuple[int, ...]:
+        """Numbers of the voided rounds, increasing."""
+        return tuple(sorted(self._void))
+
+    @property
+    def changes(self) -> int:
+        """Counts every successful record/void/correct; starts at 0 (a change counter)."""
+        return self._changes
+
+    def counted_rounds(self) -> list[tuple[int, RoundResult]]:
+        """The counted rounds in order: ``[(round_number, result), ...]`` (a new list)."""
+        return list(zip(self._numbers, self._results))
+
+    def result(self, round_number: int) -> RoundResult:
+        """The result recorded for ``round_number`` (voided or not); :class:`RoundNumberError`
+        when no such round was recorded."""
+        i = self._index(round_number)
+        if i is not None:
+            return self._results[i]
+        if round_number in self._void:
+            return self._void[round_number]
+        raise RoundNumberError(round_number, f"round {round_number!r} was not recorded in this shoe")
+
+    # ------------------------------------------------------------------ changes
+    def record(self, round_number: int, result: RoundResult) -> None:
+        """Add the next round of the shoe and update every road.
+
+        Raises :class:`RoundNumberError` when ``round_number`` is not a positive integer
+        greater than :attr:`last_round_number`, and ``TypeError`` when ``result`` is not a
+        :class:`RoundResult`. Nothing changes when it raises.
+        """
+        if type(round_number) is not int or round_number <= self._last_number:
+            _check_number(round_number)
+            raise RoundNumberError(
+                round_number,
+                f"round {round_number!r} is not after the last recorded round {self._last_number}",
+            )
+        _check_result(result)
+        self._numbers.append(round_number)
+        self._results.append(result)
+        self._last_number = round_number
+        self._apply(round_number, result)
+        self._changes += 1
+
+    def void(self, round_number: int) -> None:
+        """Void a recorded round: it leaves every road and count; later rounds move up.
+
+        Raises :class:`VoidRoundError` when it is already void and :class:`RoundNumberError`
+        when it was never recorded (or is not a positive integer). Nothing changes when it
+        raises.
+        """
+        i = self._counted_index(round_number)
+        tail = self._rewind(i)
+        number, result = self._numbers.pop(i), self._results.pop(i)
+        self._void[number] = result
+        self._j_voided = None
+        self._replay(tail[1:])
+        self._changes += 1
+
+    def correct(self, round_number: int, result: RoundResult) -> None:
+        """Replace the result of a recorded, counted round and update every road.
+
+        Raises :class:`VoidRoundError` for a voided round, :class:`RoundNumberError` for an
+        unknown one, ``TypeError`` when ``result`` is not a :class:`RoundResult`. Nothing
+        changes when it raises.
+        """
+        _check_result(result)
+        i = self._counted_index(round_number)
+        tail = self._rewind(i)
+        self._results[i] = result
+        self._replay([(round_number, result)] + tail[1:])
+        self._changes += 1
+
+    # ------------------------------------------------------------------ snapshot pieces
+    def pieces(self) -> dict:
+        """Every road piece of the snapshot in one new dict: ``round``, ``bead_plate``,
+        ``big_road``, ``big_eye_boy``, ``small_road``, ``cockroach_pig``, ``ask``, ``stats``,
+        ``good_roads``, ``last``, ``last_round_number``, ``voided``. Shapes: the ``*_json``
+        methods; the values are the cached pieces (read-only)."""
+        return {k: v for k, v in self.snapshot_template().items() if k not in SNAPSHOT_CALLER_KEYS}
+
+    def snapshot_template(self) -> dict:
+        """The snapshot dict with ``None`` in the keys only the caller knows
+        (:data:`SNAPSHOT_CALLER_KEYS`), cached until the next change; copy it before filling
+        them in (:func:`roads.snapshot.build_snapshot` does). Read-only."""
+        p = self._j_template
+        if p is None:
+            jd = self._j_derived
+            beads = self.bead_plate.beads
+            p = self._j_template = {
+                "table": None,
+                "shoe": None,
+                "round": len(self._numbers),
+                "version": None,
+                "variant": None,
+                "bead_plate": self._j_bead if self._j_bead is not None else self.bead_plate_json(),
+                "big_road": self._j_big if self._j_big is not None else self.big_road_json(),
+                "big_eye_boy": jd[0] if jd[0] is not None else self.derived_json(1),
+                "small_road": jd[1] if jd[1] is not None else self.derived_json(2),
+                "cockroach_pig": jd[2] if jd[2] is not None else self.derived_json(3),
+                "ask": self._j_ask if self._j_ask is not None else self.ask_json(),
+                "stats": self._j_stats if self._j_stats is not None else self.stats_json(),
+                "side_bets": None,
+                "good_roads": self._j_good if self._j_good is not None else self.good_roads_json(),
+                "last": beads[-1] if beads else None,
+                "last_round_number": self._last_number,
+                "voided": self._j_voided if self._j_voided is not None else self.voided_json(),
+            }
+        return p
+
+    def bead_plate_json(self) -> list[dict]:
+        """``[{"x", "y", "round", "winner", "player_total", "banker_total", "player_pair",
+        "banker_pair", "natural"}, ...]``, oldest first."""
+        j = self._j_bead
+        if j is None:
+            j = self._j_bead = self.bead_plate.beads[:]
+        return j
+
+    def big_road_json(self) -> dict:
+        """``{"leading_ties", "columns": [[cell, ...], ...], "cells": [{"x", "y", "column",
+        "row"}, ...], "width"}`` (see :mod:`roads.big_road`)."""
+        j = self._j_big
+        if j is None:
+            j = self._j_big = self.big_road.json()
+        return j
+
+    def derived_json(self, k: int) -> dict:
+        """Derived road ``k`` (1 big eye boy, 2 small road, 3 cockroach pig): ``{"sequence",
+        "columns", "cells": [{"x", "y", "column", "row", "color"}], "width"}``."""
+        j = self._j_derived[k - 1]
+        if j is None:
+            j = self._j_derived[k - 1] = self._derived[k - 1].json()
+        return j
+
+    def ask_json(self) -> dict:
+        """``{"banker": {"big_eye_boy", "small_road", "cockroach_pig"}, "player": {...}}``,
+        each a colour or ``None`` (see :mod:`roads.ask`)."""
+        j = self._j_ask
+        if j is None:
+            j = self._j_ask = ask(self.big_road.lengths, self.big_road.winners)
+        return j
+
+    def stats_json(self) -> dict:
+        """Statistics piece (see :meth:`roads.stats.ShoeStats.json`)."""
+        j = self._j_stats
+        if j is None:
+            br = self.big_road
+            j = self._j_stats = self.stats.json(br.last_winner, br.lengths[-1] if br.lengths else 0)
+        return j
+
+    def good_roads_json(self) -> list[dict]:
+        """``[{"pattern", "label", "length", "threshold"}, ...]`` (see :mod:`roads.good_roads`)."""
+        j = self._j_good
+        if j is None:
+            j = self._j_good = self._good.json(self.big_road.lengths, self.big_road.winners)
+        return j
+
+    def last_json(self) -> dict | None:
+        """The newest counted round, or ``None`` before the first one: its bead dict
+        (``round``, ``winner``, ``player_total``, ``banker_total``, ``player_pair``,
+        ``banker_pair``, ``natural``, and the bead's ``x``, ``y``)."""
+        beads = self.bead_plate.beads
+        return beads[-1] if beads else None
+
+    def voided_json(self) -> list[int]:
+        """Voided round numbers, increasing."""
+        j = self._j_voided
+        if j is None:
+            j = self._j_voided = sorted(self._void)
+        return j
+
+    # ------------------------------------------------------------------ internals
+    def _drop_all_json(self) -> None:
+        self._j_template: dict | None = None
+        self._j_bead: list[dict] | None = None
+        self._j_big: dict | None = None
+        self._j_derived: list[dict | None] = [None, None, None]
+        self._j_ask: dict | None = None
+        self._j_stats: dict | None = None
+        self._j_good: list[dict] | None = None
+        self._j_voided: list[int] | None = None
+
+    def _apply(self, number: int, result: RoundResult) -> None:
+        self.bead_plate.push(number, result)
+        big = self.big_road
+        cell = big.push(number, result)
+        self._j_template = self._j_bead = self._j_big = self._j_stats = None
+        if cell is None:
+            self.stats.push(result, 0)
+            return
+        c, r = cell
+        lengths = big.lengths
+        if r == 0:
+            self._good.column_started(lengths, big.winners)
+        self.stats.push(result, lengths[c])
+        jd = self._j_derived
+        d = self._derived
+        if d[0].push(lengths, c, r) is not None:
+            jd[0] = None
+        if d[1].push(lengths, c, r) is not None:
+            jd[1] = None
+        if d[2].push(lengths, c, r) is not None:
+            jd[2] = None
+        self._j_ask = self._j_good = None
+
+    def _unapply(self, result: RoundResult) -> None:
+        self.stats.pop(result)
+        cell = self.big_road.pop(result)
+        if cell is not None:
+            c, r = cell
+            for road in self._derived:
+                road.pop(c, r)
+            if r == 0:
+                self._good.column_removed()
+        self.bead_plate.pop()
+
+    def _index(self, round_number: object) -> int | None:
+        if isinstance(round_number, bool) or not isinstance(round_number, int):
+            return None
+        i = bisect_left(self._numbers, round_number)
+        if i < len(self._numbers) and self._numbers[i] == round_number:
+            return i
+        return None
+
+    def _counted_index(self, round_number: int) -> int:
+        _check_number(round_number)
+        i = self._index(round_number)
+        if i is None:
+            if round_number in self._void:
+                raise VoidRoundError(round_number, f"round {round_number!r} is already void")
+            raise RoundNumberError(round_number, f"round {round_number!r} was not recorded in this shoe")
+        return i
+
+    def _rewind(self, i: int) -> list[tuple[int, RoundResult]]:
+        """Undo counted rounds i.. (newest first); returns them, oldest first."""
+        tail = list(zip(self._numbers[i:], self._results[i:]))
+        for _, result in reversed(tail):
+            self._unapply(result)
+        self._drop_all_json()
+        return tail
+
+    def _replay(self, rounds: list[tuple[int, RoundResult]]) -> None:
+        for number, result in rounds:
+            self._apply(number, result)
+        self._drop_all_json()
+

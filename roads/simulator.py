@@ -1,0 +1,294 @@
+"""Simulated table feed: real shoes dealt by the rules engine, as feed messages.
+
+A simulated table deals shoe after shoe with :class:`roads.shoe.Shoe` (burn cards, cut
+card, tableau; domain digest section 2, seeds 000-002) and describes what happens as
+*feed messages*, the same messages a live table's shoe reader sends to the service
+(issue 4). One message is a JSON object made of two parts:
+
+* the **envelope** (:data:`ENVELOPE_KEYS`): ``"type"`` (:data:`SHOE` or :data:`ROUND`)
+  and ``"table"`` (the table id);
+* the **body**: exactly the JSON the HTTP feed accepts at the path of
+  :func:`feed_request`. A shoe start goes to ``POST /api/tables/<table>/shoes``:
+  ``{"shoe": 3, "burn": ["5H", "KD", "2C", "9S", "4D", "QH"], "cut_card_position": 30}``
+  (the new-shoe burn, turned card first; the cut card's place in cards from the back of
+  the shoe; optionally ``"variant"``, a preset id). A round goes to
+  ``POST /api/tables/<table>/rounds``:
+  ``{"shoe": 3, "round": 42, "player": ["4S", "KD", "9H"], "banker": ["7C", "JD"]}``,
+  with ``"burn": ["8C"]`` when a card was burned before it (seed 002 tables) and
+  ``"cut_card": true`` on the last round of the shoe (the cut card came out during it or
+  right after it).
+
+A feed file (``roads simulate``) holds one message per line (JSON Lines), so replaying it
+is a plain loop: :func:`read_feed` parses and checks it line by line, :func:`feed_request`
+maps each message to its HTTP path and body. Result-level rounds
+(``{"shoe", "round", "result": {...}}``, issue 4) are accepted in files too, for
+recordings of feeds that carry no cards.
+
+Deterministic: the same ``seed``, table id and shoe number always give the same shoe
+(each shoe draws from its own ``random.Random`` seeded from the three), so shoe 7 of a
+file does not depend on how shoes 1-6 were dealt.
+
+Standard library only (the domain core).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator, Mapping
+from urllib.parse import quote
+
+from roads.cards import Card, CardError
+from roads.shoe import Shoe
+
+SHOE = "shoe"
+"""Message type: a new shoe starts (burn cards, cut-card position)."""
+
+ROUND = "round"
+"""Message type: one dealt round with its cards."""
+
+ENVELOPE_KEYS: frozenset[str] = frozenset({"type", "table"})
+"""Keys of a message that are not part of the HTTP body (:func:`feed_body` strips them)."""
+
+DEFAULT_TABLE = "table-1"
+"""Table id of a simulated table when none is given."""
+
+DEFAULT_DECKS = 8
+"""Decks in a simulated shoe when none is given (domain digest section 1)."""
+
+CUT_CARD_RANGE: tuple[int, int] = (14, 52)
+"""Inclusive range, in cards from the back of the shoe, from which a simulated dealer
+places the cut card when no fixed position is given (between about a quarter of a deck
+and one deck: an 8-deck shoe then lasts about 70-80 rounds)."""
+
+_SHOE_FIELDS = {"shoe", "burn", "cut_card_position", "variant"}
+_ROUND_FIELDS = {"shoe", "round", "player", "banker", "result", "burn", "cut_card"}
+
+
+class FeedLineError(ValueError):
+    """A feed-file line that is not a valid feed message.
+
+    ``line_number`` is 1-based; ``field`` names the offending key (``None`` when the line is
+    not a JSON object at all). The message starts with ``"line N: "`` and quotes the input.
+    """
+
+    def __init__(self, line_number: int, message: str, field: str | None = None) -> None:
+        super().__init__(f"line {line_number}: {message}")
+        self.line_number = line_number
+        self.field = field
+
+
+@dataclass(frozen=True, slots=True)
+class FeedRequest:
+    """Where and what to send for one message: ``POST <path>`` with JSON ``body``.
+
+    ``path`` is relative to the service root, e.g. ``"/api/tables/table-1/rounds"``.
+    """
+
+    path: str
+    body: dict[str, Any]
+
+
+# --------------------------------------------------------------------------- dealing
+def shoe_rng(seed: int | str, table: str, shoe: int) -> random.Random:
+    """The random source of one simulated shoe: a function of ``(seed, table, shoe)`` only."""
+    return random.Random(f"roads.simulator:{seed}:{table}:{shoe}")
+
+
+def simulate_shoe(
+    table: str,
+    shoe: int,
+    *,
+    seed: int | str = 0,
+    decks: int = DEFAULT_DECKS,
+    cut_card_position: int | None = None,
+    burn_between_rounds: bool = False,
+    variant: str | None = None,
+) -> Iterator[dict[str, Any]]:
+    """Deal one shoe and yield its messages: one :data:`SHOE` message, then every round.
+
+    ``shoe`` is the shoe number (>= 1); ``cut_card_position`` is in cards from the back of
+    the shoe, ``None`` = drawn from :data:`CUT_CARD_RANGE` (capped for 1-deck shoes);
+    ``burn_between_rounds`` burns one card between every two rounds (seed 002; the round
+    after it carries it as ``"burn"``). ``variant`` (a preset id) is written on the shoe
+    message when given. The last round carries ``"cut_card": true``. Raises
+    ``ValueError`` for a shoe number below 1 and :class:`roads.shoe.ShoeError` (a
+    ``ValueError``) for a bad deck count or cut-card position.
+    """
+    if isinstance(shoe, bool) or not isinstance(shoe, int) or shoe < 1:
+        raise ValueError(f"shoe number must be an integer >= 1, got {shoe!r}")
+    rng = shoe_rng(seed, table, shoe)
+    if cut_card_position is None:
+        low, high = CUT_CARD_RANGE
+        # Small shoes (1-2 decks) must keep room for the burn and a round before the cut card.
+        cut_card_position = rng.randint(low, max(low, min(high, 52 * decks - 17)))
+    dealer = Shoe(decks, rng=rng, cut_card_position=cut_card_position,
+                  burn_between_rounds=burn_between_rounds)
+    start: dict[str, Any] = {
+        "type": SHOE,
+        "table": table,
+        "shoe": shoe,
+        "burn": [str(c) for c in dealer.burn_cards],
+        "cut_card_position": cut_card_position,
+    }
+    if variant is not None:
+        start["variant"] = variant
+    yield start
+    while not dealer.finished:
+        dealt = dealer.deal_round()
+        message: dict[str, Any] = {
+            "type": ROUND,
+            "table": table,
+            "shoe": shoe,
+            "round": dealt.number,
+            "player": [str(c) for c in dealt.player],
+            "banker": [str(c) for c in dealt.banker],
+        }
+        if dealt.burned:
+            message["burn"] = [str(c) for c in dealt.burned]
+        if dealt.is_last:
+            message["cut_card"] = True
+        yield message
+
+
+def simulate(
+    table: str = DEFAULT_TABLE,
+    *,
+    seed: int | str = 0,
+    shoes: int | None = 1,
+    first_shoe: int = 1,
+    decks: int = DEFAULT_DECKS,
+    cut_card_position: int | None = None,
+    burn_between_rounds: bool = False,
+    variant: str | None = None,
+) -> Iterator[dict[str, Any]]:
+    """Deal ``shoes`` consecutive shoes (``None`` = without end) numbered from ``first_shoe``.
+
+    Yields the messages of :func:`simulate_shoe` shoe after shoe, as a table does: at the
+    end of a shoe the next one is shuffled, burned and started. Raises ``ValueError`` for a
+    negative shoe count.
+    """
+    if shoes is not None and (isinstance(shoes, bool) or not isinstance(shoes, int) or shoes < 0):
+        raise ValueError(f"shoe count must be an integer >= 0, got {shoes!r}")
+    number = first_shoe
+    while shoes is None or number < first_shoe + shoes:
+        yield from simulate_shoe(table, number, seed=seed, decks=decks,
+                                 cut_card_position=cut_card_position,
+                                 burn_between_rounds=burn_between_rounds, variant=variant)
+        number += 1
+
+
+# --------------------------------------------------------------------------- messages
+def feed_body(message: Mapping[str, Any]) -> dict[str, Any]:
+    """The HTTP body of a message: the message without its envelope keys."""
+    return {k: v for k, v in message.items() if k not in ENVELOPE_KEYS}
+
+
+def feed_request(message: Mapping[str, Any]) -> FeedRequest:
+    """The feed path and body of a message (a shoe start or a round); the table id is
+    percent-encoded in the path.
+
+    Raises ``ValueError`` naming the type when ``message["type"]`` is neither
+    :data:`SHOE` nor :data:`ROUND`.
+    """
+    kind = message.get("type")
+    table = quote(str(message["table"]), safe="")
+    if kind == SHOE:
+        return FeedRequest(f"/api/tables/{table}/shoes", feed_body(message))
+    if kind == ROUND:
+        return FeedRequest(f"/api/tables/{table}/rounds", feed_body(message))
+    raise ValueError(f"unknown message type {kind!r} (expected {SHOE!r} or {ROUND!r})")
+
+
+def to_line(message: Mapping[str, Any]) -> str:
+    """One JSON Lines line (with its newline), keys in a stable order, non-ASCII kept."""
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def _positive_int(data: Mapping[str, Any], key: str, line_number: int, least: int = 1) -> int:
+    value = data.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise FeedLineError(line_number, f"{key!r} must be an integer >= {least}, got {value!r}", key)
+    return value
+
+
+def _cards(data: Mapping[str, Any], key: str, line_number: int, sizes: Iterable[int]) -> None:
+    value = data.get(key)
+    sizes = tuple(sizes)
+    if not isinstance(value, list) or len(value) not in sizes:
+        count = " or ".join(map(str, sizes)) if len(sizes) <= 2 else f"{sizes[0]}-{sizes[-1]}"
+        raise FeedLineError(line_number, f"{key!r} must be a list of {count} cards, got {value!r}", key)
+    for text in value:
+        try:
+            Card.parse(text)
+        except CardError as exc:
+            raise FeedLineError(line_number, f"{key!r}: {exc}", key) from None
+
+
+def parse_feed_line(text: str, line_number: int) -> dict[str, Any]:
+    """Parse and check one feed-file line (a message as :func:`simulate` writes it).
+
+    Checks the shape only (JSON object, known type, table id, positive shoe and round
+    numbers, 2-3 card strings a side or a result object, burn cards, cut-card position,
+    no unknown keys); the tableau and the order of rounds are checked by whoever applies
+    the message (the service, or :class:`roads.outcome.RoundResult`). Raises :class:`FeedLineError` naming
+    ``line_number``, e.g. for a line cut short (``"line 7: not valid JSON ..."``).
+    """
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        snippet = text.strip()
+        if len(snippet) > 60:
+            snippet = snippet[:57] + "..."
+        raise FeedLineError(line_number, f"not valid JSON (truncated or malformed line?): {exc.msg} "
+                                         f"at column {exc.colno}: {snippet!r}") from None
+    if not isinstance(data, dict):
+        raise FeedLineError(line_number, f"a feed message must be a JSON object, got {text.strip()[:60]!r}")
+    kind = data.get("type")
+    if kind not in (SHOE, ROUND):
+        raise FeedLineError(line_number, f"'type' must be {SHOE!r} or {ROUND!r}, got {kind!r}", "type")
+    table = data.get("table")
+    if not isinstance(table, str) or not table.strip():
+        raise FeedLineError(line_number, f"'table' must be a non-empty table id, got {table!r}", "table")
+    allowed = ENVELOPE_KEYS | (_SHOE_FIELDS if kind == SHOE else _ROUND_FIELDS)
+    unknown = sorted(set(data) - allowed)
+    if unknown:
+        raise FeedLineError(line_number, f"unknown key {unknown[0]!r} in a {kind!r} message", unknown[0])
+    _positive_int(data, "shoe", line_number)
+    if kind == SHOE:
+        if "burn" in data:
+            _cards(data, "burn", line_number, range(0, 12))
+        if data.get("cut_card_position") is not None:
+            _positive_int(data, "cut_card_position", line_number, least=0)
+        if "variant" in data and (not isinstance(data["variant"], str) or not data["variant"]):
+            raise FeedLineError(line_number, f"'variant' must be a preset id, got {data['variant']!r}", "variant")
+        return data
+    _positive_int(data, "round", line_number)
+    if "result" in data:
+        for side in ("player", "banker"):
+            if side in data:
+                raise FeedLineError(line_number, f"a round carries either cards or a result, not both: {side!r}",
+                                    side)
+        if not isinstance(data["result"], dict):
+            raise FeedLineError(line_number, f"'result' must be an object, got {data['result']!r}", "result")
+    else:
+        _cards(data, "player", line_number, (2, 3))
+        _cards(data, "banker", line_number, (2, 3))
+    if "burn" in data:
+        _cards(data, "burn", line_number, range(0, 17))
+    if "cut_card" in data and not isinstance(data["cut_card"], bool):
+        raise FeedLineError(line_number, f"'cut_card' must be true or false, got {data['cut_card']!r}", "cut_card")
+    return data
+
+
+def read_feed(lines: Iterable[str]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Parse a feed file line by line: yields ``(line_number, message)``, 1-based.
+
+    Blank lines are skipped. Raises :class:`FeedLineError` at the first bad line (messages
+    before it have already been yielded, so a caller can stop cleanly).
+    """
+    for number, text in enumerate(lines, start=1):
+        if not text.strip():
+            continue
+        yield number, parse_feed_line(text, number)

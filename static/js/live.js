@@ -1,0 +1,136 @@
+/*
+ * Live connection to the scoreboard's WebSocket endpoints (web/ws.py).
+ *
+ * Server messages are JSON text frames:
+ *   {"type": "snapshot", "topic": "table:T1", "version": 57, "data": {...full snapshot...}}
+ *   {"type": "keepalive", "topic": "...", "version": 57}       (every keepalive_s when idle)
+ *   {"type": "error", "error": {"status": 404, "code": "not_found", "message": "...", "field": null}}
+ * The first message after every (re)connect is the full snapshot, so a reconnect is a resync.
+ *
+ * LiveSocket reconnects with exponential backoff (minDelayMs doubling up to maxDelayMs, with
+ * jitter so a wall of screens does not reconnect in step) and closes a connection that has
+ * been silent for idleMs (a dead proxy or a sleeping laptop), which then reconnects.
+ *
+ * Public: window.LiveSocket(path, {onMessage(msg), onStatus("connecting"|"live"|"offline"),
+ *   minDelayMs = 500, maxDelayMs = 30000, idleMs = 75000}).start() / .stop() / .reconnectNow()
+ */
+(function (global) {
+  "use strict";
+
+  function LiveSocket(path, opts) {
+    this.path = path;
+    this.opts = opts || {};
+    this.minDelay = this.opts.minDelayMs || 500;
+    this.maxDelay = this.opts.maxDelayMs || 30000;
+    this.idleMs = this.opts.idleMs || 75000;
+    this.attempt = 0;
+    this.ws = null;
+    this.timer = null;
+    this.watchdog = null;
+    this.stopped = true;
+    this.status = null;
+    this.lastMessageAt = 0;
+  }
+
+  LiveSocket.prototype.url = function () {
+    var proto = global.location.protocol === "https:" ? "wss:" : "ws:";
+    return proto + "//" + global.location.host + this.path;
+  };
+
+  LiveSocket.prototype.setStatus = function (status) {
+    if (status === this.status) return;
+    this.status = status;
+    if (this.opts.onStatus) this.opts.onStatus(status);
+  };
+
+  LiveSocket.prototype.start = function () {
+    var self = this;
+    this.stopped = false;
+    this.connect();
+    // Come back at once when the network or the tab comes back, instead of waiting out the backoff.
+    this.onWake = function () {
+      if (!self.stopped && self.status === "offline") self.reconnectNow();
+    };
+    global.addEventListener("online", this.onWake);
+    document.addEventListener("visibilitychange", this.onWake);
+    return this;
+  };
+
+  LiveSocket.prototype.stop = function () {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    clearInterval(this.watchdog);
+    if (this.onWake) {
+      global.removeEventListener("online", this.onWake);
+      document.removeEventListener("visibilitychange", this.onWake);
+    }
+    if (this.ws) { try { this.ws.close(1000); } catch (e) { /* already closed */ } }
+    this.ws = null;
+  };
+
+  LiveSocket.prototype.reconnectNow = function () {
+    clearTimeout(this.timer);
+    this.attempt = 0;
+    if (this.ws) { try { this.ws.close(); } catch (e) { /* ignore */ } }
+    else this.connect();
+  };
+
+  LiveSocket.prototype.connect = function () {
+    var self = this;
+    if (this.stopped) return;
+    this.setStatus("connecting");
+    var ws;
+    try {
+      ws = new WebSocket(this.url());
+    } catch (e) {
+      this.schedule();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = function () {
+      self.lastMessageAt = Date.now();
+      clearInterval(self.watchdog);
+      self.watchdog = setInterval(function () {
+        if (Date.now() - self.lastMessageAt > self.idleMs) {
+          try { ws.close(4000, "idle"); } catch (e) { /* ignore */ }
+        }
+      }, Math.min(5000, self.idleMs / 3));
+    };
+    ws.onmessage = function (ev) {
+      self.lastMessageAt = Date.now();
+      var msg;
+      try { msg = JSON.parse(ev.data); } catch (e) { return; }
+      if (msg.type === "snapshot") {
+        self.attempt = 0; // this connection works: the next outage starts again at minDelay
+        self.setStatus("live");
+      }
+      if (msg.type === "error") self.fatal = msg.error;
+      if (self.opts.onMessage) self.opts.onMessage(msg);
+    };
+    ws.onclose = function (ev) {
+      clearInterval(self.watchdog);
+      if (self.ws === ws) self.ws = null;
+      if (self.stopped) return;
+      // 4404: the table does not exist; retrying will not help (until the page is reloaded).
+      if (ev.code === 4404 || (self.fatal && self.fatal.status === 404)) {
+        self.setStatus("offline");
+        return;
+      }
+      self.setStatus("offline");
+      self.schedule();
+    };
+    ws.onerror = function () { /* onclose follows and schedules the retry */ };
+  };
+
+  /** Next retry after min(maxDelay, minDelay * 2^attempt), scaled by a random 50-100%. */
+  LiveSocket.prototype.schedule = function () {
+    var self = this;
+    var delay = Math.min(this.maxDelay, this.minDelay * Math.pow(2, this.attempt));
+    delay = delay * (0.5 + Math.random() * 0.5);
+    this.attempt = Math.min(this.attempt + 1, 16);
+    clearTimeout(this.timer);
+    this.timer = setTimeout(function () { self.connect(); }, delay);
+  };
+
+  global.LiveSocket = LiveSocket;
+})(window);

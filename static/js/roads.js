@@ -1,0 +1,699 @@
+/*
+ * Road-map renderer: draws a table snapshot (issue 3's JSON shape) as SVG.
+ *
+ * Geometry comes from web/layout.py (passed into the page as JSON): a road cell (x, y)
+ * is drawn at region.x + x * region.cell, region.y + y * region.cell, exactly where the
+ * PNG renderer draws it. Nothing here decides a road: every cell, colour and count is
+ * read from the snapshot. Labels come from the i18n catalogue passed in (web/i18n/*.json).
+ *
+ * Symbols (shared/domain.md section 4): big road hollow rings (Banker red, Player blue),
+ * green tie slash with the count when > 1, banker-pair red dot top-left, player-pair
+ * blue dot bottom-right, natural gold dot top-right; bead plate filled circles with the
+ * winner's letter; big eye boy small hollow circles; small road solid dots; cockroach
+ * pig slashes. Every drawn cell carries data-road, data-x, data-y (window-relative
+ * grid cell), data-col (absolute column) and data-round / data-color, for tests and tools.
+ *
+ * Public: window.Roads = {renderBoard, renderTile, firstColumn, format, cellKeys}.
+ */
+(function (global) {
+  "use strict";
+
+  var SVGNS = "http://www.w3.org/2000/svg";
+  var DERIVED = ["big_eye_boy", "small_road", "cockroach_pig"];
+  var STAT_ROWS = ["rounds", "banker", "player", "tie", "banker_pair", "player_pair", "natural"];
+  var SIDE_OF_PATTERN = {
+    long_banker: "B", banker_jump: "B", two_banker_one_player: "B",
+    long_player: "P", player_jump: "P", one_banker_two_player: "P"
+  };
+
+  /* ---------- small helpers ---------- */
+
+  function el(name, attrs, parent) {
+    var node = document.createElementNS(SVGNS, name);
+    if (attrs) {
+      for (var k in attrs) {
+        if (Object.prototype.hasOwnProperty.call(attrs, k) && attrs[k] !== null && attrs[k] !== undefined) {
+          node.setAttribute(k, String(attrs[k]));
+        }
+      }
+    }
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+
+  function r2(v) { return Math.round(v * 100) / 100; }
+
+  /** Fill {name} placeholders of a catalogue label. */
+  function format(label, values) {
+    var out = String(label);
+    if (values) {
+      for (var k in values) {
+        if (Object.prototype.hasOwnProperty.call(values, k)) out = out.split("{" + k + "}").join(String(values[k]));
+      }
+    }
+    return out;
+  }
+
+  function label(labels, key, fallback) {
+    if (labels && Object.prototype.hasOwnProperty.call(labels, key)) return labels[key];
+    return fallback !== undefined ? fallback : key;
+  }
+
+  /**
+   * First grid column to show of a road in a window `cols` wide (roads/window.py, issue 3):
+   * whole columns only; the window ends at the road's right edge unless that would hide the
+   * start of the newest logical column, then it starts there; if the newest column alone is
+   * wider than the window (a long dragon tail), the window ends at its newest cell.
+   * `cells` are the snapshot's cells in placement order ({x, column}); bead plate beads
+   * (no `column`) fill whole columns in order, so for them this is the bead-plate rule.
+   */
+  function firstColumn(cells, cols) {
+    cells = cells || [];
+    if (!cells.length) return 0;
+    var right = 0;
+    for (var i = 0; i < cells.length; i++) if (cells[i].x + 1 > right) right = cells[i].x + 1;
+    var offset = right > cols ? right - cols : 0;
+    var newest = cells[cells.length - 1];
+    if (newest.column === undefined) return offset;
+    var start = newest.x;
+    for (var j = cells.length - 1; j >= 0 && cells[j].column === newest.column; j--) start = Math.min(start, cells[j].x);
+    if (newest.x - start + 1 > cols) return newest.x - cols + 1;
+    return Math.min(offset, start);
+  }
+
+  function visible(x, first, cols) { return x >= first && x < first + cols; }
+
+  /** Shrink an SVG text element until it is at most maxWidth wide (never below minScale of its size). */
+  function fitText(textEl, maxWidth, minScale) {
+    if (!(maxWidth > 0) || !textEl.getComputedTextLength) return;
+    var len;
+    try { len = textEl.getComputedTextLength(); } catch (e) { return; }
+    if (!(len > maxWidth)) return;
+    var size = parseFloat(textEl.getAttribute("font-size")) || 16;
+    var scale = Math.max(minScale || 0.6, maxWidth / len);
+    textEl.setAttribute("font-size", r2(size * scale));
+    try { len = textEl.getComputedTextLength(); } catch (e2) { return; }
+    if (len > maxWidth) {
+      textEl.setAttribute("textLength", r2(maxWidth));
+      textEl.setAttribute("lengthAdjust", "spacingAndGlyphs");
+    }
+  }
+
+  function text(parent, x, y, str, size, cls, anchor, maxWidth) {
+    var t = el("text", {
+      x: r2(x), y: r2(y), "font-size": r2(size), "class": cls || "txt",
+      "text-anchor": anchor || "start", "dominant-baseline": "central"
+    }, parent);
+    t.textContent = str;
+    if (maxWidth) fitText(t, maxWidth);
+    return t;
+  }
+
+  function title(node, str) {
+    var t = el("title", null, node);
+    t.textContent = str;
+  }
+
+  /* ---------- grids ---------- */
+
+  function drawGrid(parent, region, road) {
+    var g = el("g", { "class": "grid", "data-region": road }, parent);
+    el("rect", { x: region.x, y: region.y, width: region.w, height: region.h, "class": "grid-bg" }, g);
+    var d = [];
+    for (var c = 0; c <= region.cols; c++) {
+      var x = region.x + c * region.cell;
+      d.push("M" + x + " " + region.y + "V" + (region.y + region.rows * region.cell));
+    }
+    for (var r = 0; r <= region.rows; r++) {
+      var y = region.y + r * region.cell;
+      d.push("M" + region.x + " " + y + "H" + (region.x + region.cols * region.cell));
+    }
+    el("path", { d: d.join(""), "class": "grid-line" }, g);
+    return g;
+  }
+
+  function cellGroup(parent, region, road, x, y, first, extra) {
+    var attrs = {
+      "class": "cell", "data-road": road, "data-x": x - first, "data-y": y, "data-col": x, "data-size": region.cell,
+      transform: "translate(" + (region.x + (x - first) * region.cell) + "," + (region.y + y * region.cell) + ")"
+    };
+    for (var k in extra) if (Object.prototype.hasOwnProperty.call(extra, k)) attrs[k] = extra[k];
+    return el("g", attrs, parent);
+  }
+
+  function winnerClass(w) { return w === "B" ? "B" : w === "P" ? "P" : "T"; }
+  function colorClass(color) { return color === "red" ? "B" : "P"; }
+
+  function marks(g, c, item) {
+    var dot = Math.max(2, c * 0.11);
+    if (item.banker_pair) el("circle", { cx: r2(c * 0.2), cy: r2(c * 0.2), r: r2(dot), "class": "pair-dot B" }, g);
+    if (item.player_pair) el("circle", { cx: r2(c * 0.8), cy: r2(c * 0.8), r: r2(dot), "class": "pair-dot P" }, g);
+    if (item.natural) el("circle", { cx: r2(c * 0.8), cy: r2(c * 0.2), r: r2(dot * 0.9), "class": "natural-dot" }, g);
+  }
+
+  function describe(labels, item) {
+    var parts = [format(label(labels, "ui.round_n", "Round {n}"), { n: item.round })];
+    parts.push(label(labels, "winner." + item.winner, item.winner));
+    if (item.player_total !== undefined && item.banker_total !== undefined) {
+      parts.push(label(labels, "winner_short.P", "P") + " " + item.player_total + " : " +
+        label(labels, "winner_short.B", "B") + " " + item.banker_total);
+    }
+    if (item.ties) parts.push(label(labels, "winner.T", "Tie") + " \u00d7" + item.ties);
+    if (item.banker_pair) parts.push(label(labels, "ui.banker_pair", "Banker pair"));
+    if (item.player_pair) parts.push(label(labels, "ui.player_pair", "Player pair"));
+    if (item.natural) parts.push(label(labels, "ui.natural", "Natural"));
+    return parts.join(" \u00b7 ");
+  }
+
+  /* ---------- roads ---------- */
+
+  function drawBeadPlate(parent, region, snap, labels) {
+    drawGrid(parent, region, "bead_plate");
+    var beads = snap.bead_plate || [];
+    var first = firstColumn(beads, region.cols);
+    var c = region.cell;
+    for (var i = 0; i < beads.length; i++) {
+      var b = beads[i];
+      if (!visible(b.x, first, region.cols)) continue;
+      var w = winnerClass(b.winner);
+      var g = cellGroup(parent, region, "bead_plate", b.x, b.y, first, {
+        "data-round": b.round, "data-winner": b.winner,
+        "data-key": "bead_plate:" + b.x + ":" + b.y + ":" + b.winner + (b.banker_pair ? "b" : "") + (b.player_pair ? "p" : "") + (b.natural ? "n" : "")
+      });
+      el("circle", { cx: c / 2, cy: c / 2, r: r2(c * 0.42), "class": "bead " + w }, g);
+      text(g, c / 2, c / 2 + c * 0.02, label(labels, "winner_short." + b.winner, b.winner), c * 0.5, "bead-letter", "middle");
+      marks(g, c, b);
+      title(g, describe(labels, b));
+    }
+  }
+
+  function drawBigRoad(parent, region, snap, labels) {
+    drawGrid(parent, region, "big_road");
+    var road = snap.big_road || { leading_ties: 0, columns: [], cells: [] };
+    var cells = road.cells || [];
+    var columns = road.columns || [];
+    var lead = road.leading_ties || 0;
+    var first = firstColumn(cells, region.cols);
+    var c = region.cell;
+    if (!cells.length && lead > 0) {
+      // A shoe of only ties so far: the leading ties wait on the first cell.
+      var g0 = cellGroup(parent, region, "big_road", 0, 0, 0, {
+        "data-round": "", "data-winner": "T", "data-ties": lead, "data-key": "big_road:0:0:T" + lead
+      });
+      tieSlash(g0, c, lead);
+      title(g0, label(labels, "ui.ties_before_first", "Ties before the first result") + ": " + lead);
+      return;
+    }
+    for (var i = 0; i < cells.length; i++) {
+      var cell = cells[i];
+      if (!visible(cell.x, first, region.cols)) continue;
+      var item = (columns[cell.column] || [])[cell.row];
+      if (!item) continue;
+      var ties = (item.ties || 0) + (cell.column === 0 && cell.row === 0 ? lead : 0);
+      var w = winnerClass(item.winner);
+      var g = cellGroup(parent, region, "big_road", cell.x, cell.y, first, {
+        "data-round": item.round, "data-winner": item.winner, "data-ties": ties,
+        "data-column": cell.column, "data-row": cell.row,
+        "data-key": "big_road:" + cell.x + ":" + cell.y + ":" + item.winner + ties +
+          (item.banker_pair ? "b" : "") + (item.player_pair ? "p" : "") + (item.natural ? "n" : "")
+      });
+      el("circle", { cx: c / 2, cy: c / 2, r: r2(c * 0.34), "class": "ring " + w, "stroke-width": r2(Math.max(1.5, c * 0.1)) }, g);
+      if (ties > 0) tieSlash(g, c, ties);
+      marks(g, c, item);
+      var desc = describe(labels, { round: item.round, winner: item.winner, ties: ties,
+        banker_pair: item.banker_pair, player_pair: item.player_pair, natural: item.natural });
+      title(g, desc);
+    }
+  }
+
+  function tieSlash(g, c, ties) {
+    el("line", {
+      x1: r2(c * 0.2), y1: r2(c * 0.8), x2: r2(c * 0.8), y2: r2(c * 0.2),
+      "class": "tie-slash", "stroke-width": r2(Math.max(1.5, c * 0.09))
+    }, g);
+    if (ties > 1) {
+      text(g, c / 2, c / 2 + c * 0.02, String(ties), c * 0.46, "tie-count", "middle");
+    }
+  }
+
+  function derivedSymbol(g, road, c, color) {
+    var cls = colorClass(color);
+    if (road === "big_eye_boy") {
+      el("circle", { cx: c / 2, cy: c / 2, r: r2(c * 0.33), "class": "eye " + cls, "stroke-width": r2(Math.max(1.2, c * 0.13)) }, g);
+    } else if (road === "small_road") {
+      el("circle", { cx: c / 2, cy: c / 2, r: r2(c * 0.36), "class": "dot " + cls }, g);
+    } else {
+      el("line", { x1: r2(c * 0.2), y1: r2(c * 0.8), x2: r2(c * 0.8), y2: r2(c * 0.2),
+        "class": "slash " + cls, "stroke-width": r2(Math.max(1.5, c * 0.16)) }, g);
+    }
+  }
+
+  function drawDerived(parent, region, snap, labels, road) {
+    drawGrid(parent, region, road);
+    var data = snap[road] || { cells: [] };
+    var cells = data.cells || [];
+    var first = firstColumn(cells, region.cols);
+    var name = label(labels, "road." + road, road);
+    for (var i = 0; i < cells.length; i++) {
+      var cell = cells[i];
+      if (!visible(cell.x, first, region.cols)) continue;
+      var g = cellGroup(parent, region, road, cell.x, cell.y, first, {
+        "data-color": cell.color, "data-key": road + ":" + cell.x + ":" + cell.y + ":" + cell.color
+      });
+      derivedSymbol(g, road, region.cell, cell.color);
+      title(g, name + ": " + cell.color);
+    }
+  }
+
+  function drawAsk(parent, region, snap, labels) {
+    var g = el("g", { "class": "ask", "data-region": "ask" }, parent);
+    el("rect", { x: region.x, y: region.y, width: region.w, height: region.h, "class": "grid-bg" }, g);
+    var c = region.cell;
+    var ask = snap.ask || {};
+    var sides = [["banker", "B"], ["player", "P"]];
+    for (var r = 0; r < sides.length; r++) {
+      var side = sides[r][0], w = sides[r][1];
+      var y = region.y + r * c;
+      var row = el("g", { "class": "ask-row", "data-ask": side }, g);
+      title(row, label(labels, side === "banker" ? "ui.ask_banker" : "ui.ask_player") + " (" + label(labels, "road.ask", "Ask road") + ")");
+      var head = el("g", { transform: "translate(" + region.x + "," + y + ")" }, row);
+      el("circle", { cx: c / 2, cy: c / 2, r: r2(c * 0.4), "class": "bead " + w }, head);
+      text(head, c / 2, c / 2 + c * 0.02, label(labels, "winner_short." + w, w), c * 0.48, "bead-letter", "middle");
+      var entries = ask[side] || {};
+      for (var k = 0; k < DERIVED.length; k++) {
+        var road = DERIVED[k];
+        var cg = el("g", {
+          transform: "translate(" + (region.x + (k + 1) * c) + "," + y + ")",
+          "class": "ask-cell", "data-road": road, "data-ask": side, "data-color": entries[road] || ""
+        }, row);
+        if (entries[road]) {
+          var inner = el("g", { transform: "translate(" + r2(c * 0.15) + "," + r2(c * 0.15) + ")" }, cg);
+          derivedSymbol(inner, road, c * 0.7, entries[road]);
+        } else {
+          el("line", { x1: r2(c * 0.35), y1: c / 2, x2: r2(c * 0.65), y2: c / 2, "class": "ask-none" }, cg);
+        }
+      }
+    }
+    var d = [];
+    for (var i = 1; i < 4; i++) d.push("M" + (region.x + i * c) + " " + region.y + "V" + (region.y + 2 * c));
+    d.push("M" + region.x + " " + (region.y + c) + "H" + (region.x + 4 * c));
+    el("path", { d: d.join(""), "class": "grid-line" }, g);
+  }
+
+  /* ---------- text panels ---------- */
+
+  function panel(parent, region, name) {
+    var g = el("g", { "class": "panel", "data-region": name }, parent);
+    el("rect", { x: region.x, y: region.y, width: region.w, height: region.h, rx: Math.min(12, region.h * 0.1), "class": "panel-bg" }, g);
+    return g;
+  }
+
+  function drawHeader(parent, region, snap, labels, opts, sizes) {
+    var g = panel(parent, region, "header");
+    var pad = Math.max(6, region.h * 0.14);
+    var name = snap.name || snap.table || "";
+    var twoLines = region.h >= sizes.title * 1.9;
+    var statusW = opts.status ? Math.min(region.w * 0.3, sizes.label * 7) : 0;
+    var details = [];
+    if (snap.shoe !== undefined && snap.shoe !== null) details.push(format(label(labels, "ui.shoe_n"), { n: snap.shoe }));
+    if (snap.round !== undefined && snap.round !== null) details.push(format(label(labels, "ui.round_n"), { n: snap.round }));
+    if (snap.variant && snap.variant.name && !opts.compact) details.push(snap.variant.name);
+    if (twoLines) {
+      text(g, region.x + pad, region.y + region.h * 0.34, name, sizes.title, "txt title", "start", region.w - 2 * pad - statusW)
+        .setAttribute("data-field", "name");
+      text(g, region.x + pad, region.y + region.h * 0.76, details.join("  \u00b7  "), sizes.label, "txt muted", "start", region.w - 2 * pad - statusW)
+        .setAttribute("data-field", "details");
+    } else {
+      var size = Math.min(sizes.title, region.h * 0.55);
+      var t = text(g, region.x + pad, region.y + region.h / 2, name, size, "txt title", "start", (region.w - 2 * pad - statusW) * 0.55);
+      t.setAttribute("data-field", "name");
+      var used = Math.min(t.getComputedTextLength ? safeLen(t) : 0, (region.w - 2 * pad - statusW) * 0.55);
+      text(g, region.x + pad + used + size * 0.6, region.y + region.h / 2, details.join(" \u00b7 "), size * 0.72, "txt muted", "start",
+        region.w - 2 * pad - statusW - used - size * 0.6).setAttribute("data-field", "details");
+    }
+    if (opts.status) {
+      var sg = el("g", {
+        "data-field": "status",
+        "data-right": r2(region.x + region.w - pad),
+        "data-cy": r2(region.y + (twoLines ? region.h * 0.34 : region.h / 2)),
+        "data-size": r2(sizes.small), "data-maxw": r2(statusW)
+      }, g);
+      drawStatus(sg, opts.status, labels);
+    }
+  }
+
+  function drawStatus(sg, status, labels) {
+    while (sg.firstChild) sg.removeChild(sg.firstChild);
+    sg.setAttribute("class", "status status-" + status);
+    sg.setAttribute("data-status", status);
+    var right = parseFloat(sg.getAttribute("data-right"));
+    var cy = parseFloat(sg.getAttribute("data-cy"));
+    var size = parseFloat(sg.getAttribute("data-size"));
+    var maxw = parseFloat(sg.getAttribute("data-maxw"));
+    var rr = Math.max(3, size * 0.36);
+    var st = text(sg, right, cy, label(labels, "ui." + (status === "past" ? "past_shoe" : status)), size, "txt status-text", "end", maxw - rr * 3);
+    el("circle", { cx: r2(right - safeLen(st) - rr * 2), cy: r2(cy), r: r2(rr), "class": "status-dot" }, sg);
+  }
+
+  /** Change the live indicator of a rendered board without redrawing the roads. */
+  function updateStatus(svg, status, labels) {
+    var sg = svg.querySelector('[data-field="status"]');
+    if (sg) drawStatus(sg, status, labels);
+  }
+
+  function safeLen(t) { try { return t.getComputedTextLength(); } catch (e) { return 0; } }
+
+  function drawLastResult(parent, region, snap, labels, opts, sizes) {
+    var g = panel(parent, region, "last_result");
+    var last = snap.last;
+    var pad = Math.max(4, Math.min(region.h, region.w) * 0.12);
+    if (!last) {
+      text(g, region.x + region.w / 2, region.y + region.h / 2, label(labels, "ui.no_rounds_yet"), sizes.small, "txt muted", "middle", region.w - 2 * pad);
+      return;
+    }
+    g.setAttribute("data-round", last.round);
+    g.setAttribute("data-winner", last.winner);
+    var d = Math.min(region.h - 2 * pad, region.w * 0.3);
+    var cx = region.x + pad + d / 2, cy = region.y + region.h / 2;
+    var w = winnerClass(last.winner);
+    el("circle", { cx: r2(cx), cy: r2(cy), r: r2(d / 2), "class": "bead " + w }, g);
+    text(g, cx, cy + d * 0.02, label(labels, "winner_short." + last.winner, last.winner), d * 0.55, "bead-letter", "middle");
+    var tx = region.x + pad * 1.6 + d;
+    var avail = region.x + region.w - pad - tx;
+    var compact = opts.compact || region.h < sizes.title * 1.9;
+    var totals = "";
+    if (last.player_total !== undefined && last.banker_total !== undefined) {
+      totals = label(labels, "winner_short.P", "P") + " " + last.player_total + " : " +
+        label(labels, "winner_short.B", "B") + " " + last.banker_total;
+    }
+    var flags = [];
+    if (last.banker_pair) flags.push(label(labels, "ui.banker_pair"));
+    if (last.player_pair) flags.push(label(labels, "ui.player_pair"));
+    if (last.natural) flags.push(label(labels, "ui.natural"));
+    if (compact) {
+      // Player total in blue, Banker total in red: "4 : 7".
+      var tt = text(g, tx, cy, "", Math.min(sizes.value * 1.15, region.h * 0.55), "txt value totals", "start");
+      if (last.player_total !== undefined && last.banker_total !== undefined) {
+        el("tspan", { "class": "win-P" }, tt).textContent = String(last.player_total);
+        el("tspan", { "class": "muted-fill" }, tt).textContent = " : ";
+        el("tspan", { "class": "win-B" }, tt).textContent = String(last.banker_total);
+      } else {
+        tt.textContent = label(labels, "winner." + last.winner);
+      }
+      fitText(tt, avail);
+    } else {
+      var line1 = label(labels, "winner." + last.winner) + (totals ? "  " + totals : "");
+      text(g, tx, region.y + region.h * (flags.length ? 0.34 : 0.5), line1, sizes.value, "txt value win-" + w, "start", avail);
+      if (flags.length) text(g, tx, region.y + region.h * 0.74, flags.join(" \u00b7 "), sizes.small, "txt gold", "start", avail);
+    }
+    title(g, describe(labels, last));
+  }
+
+  /**
+   * Burmese letters stack marks above and below the line: its text needs about a quarter
+   * more line height than Latin, Thai or Lao at the same size, so rows of it get smaller text.
+   */
+  function lineFactor(labels) {
+    return /[\u1000-\u109F]/.test(label(labels, "winner.B", "")) ? 0.8 : 1;
+  }
+
+  function pct(n, total) { return total > 0 ? Math.round((100 * n) / total) + "%" : "\u2013"; }
+
+  function drawStats(parent, region, snap, labels, opts, sizes) {
+    var g = panel(parent, region, "stats");
+    var st = snap.stats || {};
+    var pad = Math.max(6, sizes.label * 0.5);
+    var x0 = region.x + pad, x1 = region.x + region.w - pad;
+    text(g, x0, region.y + pad + sizes.label * 0.6, label(labels, "ui.statistics"), sizes.label, "txt heading", "start", region.w - 2 * pad);
+    var y = region.y + pad + sizes.label * 1.5;
+    // Share bar: Banker | Player | Tie.
+    var total = (st.banker || 0) + (st.player || 0) + (st.tie || 0);
+    var barH = Math.max(6, sizes.small * 0.7);
+    var bw = x1 - x0;
+    if (total > 0) {
+      var acc = x0;
+      [["banker", "B"], ["player", "P"], ["tie", "T"]].forEach(function (p) {
+        var wdt = bw * (st[p[0]] || 0) / total;
+        if (wdt > 0) el("rect", { x: r2(acc), y: r2(y), width: r2(wdt), height: r2(barH), "class": "bar " + p[1] }, g);
+        acc += wdt;
+      });
+    } else {
+      el("rect", { x: r2(x0), y: r2(y), width: r2(bw), height: r2(barH), "class": "bar empty" }, g);
+    }
+    y += barH + pad * 0.6;
+    var rows = [];
+    STAT_ROWS.forEach(function (key) {
+      if (st[key] === undefined || st[key] === null || typeof st[key] === "object") return;
+      var value = String(st[key]);
+      if ((key === "banker" || key === "player" || key === "tie") && total > 0) value += "  (" + pct(st[key], total) + ")";
+      rows.push([key, label(labels, "stats." + key, key), value]);
+    });
+    var streak = streakText(st, labels);
+    if (streak) rows.push(["streak", label(labels, "stats.streak"), streak]);
+    var lb = longest(st, "banker"), lp = longest(st, "player");
+    if (lb !== null) rows.push(["longest_banker", label(labels, "stats.longest_banker"), String(lb)]);
+    if (lp !== null) rows.push(["longest_player", label(labels, "stats.longest_player"), String(lp)]);
+    var rowH = Math.min(sizes.label * 1.35, (region.y + region.h - pad - y) / Math.max(1, rows.length));
+    var size = Math.min(sizes.label, rowH * 0.78 * lineFactor(labels));
+    rows.forEach(function (row, i) {
+      var cy = y + rowH * (i + 0.5);
+      var rg = el("g", { "data-stat": row[0] }, g);
+      var cls = row[0] === "banker" ? " win-B" : row[0] === "player" ? " win-P" : row[0] === "tie" ? " win-T" : "";
+      var v = text(rg, x1, cy, row[2], size, "txt value" + cls, "end", bw * 0.45);
+      text(rg, x0, cy, row[1], size, "txt", "start", bw - safeLen(v) - size * 0.6);
+    });
+  }
+
+  function streakText(st, labels) {
+    var s = st.streak !== undefined ? st.streak : st.current_streak;
+    if (s === undefined || s === null) return "";
+    if (typeof s === "object") {
+      if (!s.winner || !s.length) return "";
+      return label(labels, "winner." + s.winner, s.winner) + " \u00d7" + s.length;
+    }
+    return String(s);
+  }
+
+  function longest(st, side) {
+    var keys = ["longest_" + side, "longest_" + side + "_streak"];
+    for (var i = 0; i < keys.length; i++) if (typeof st[keys[i]] === "number") return st[keys[i]];
+    if (st.longest && typeof st.longest[side] === "number") return st.longest[side];
+    if (st.longest_streak && typeof st.longest_streak[side] === "number") return st.longest_streak[side];
+    return null;
+  }
+
+  function sideBetState(bet, labels, compact) {
+    if (!bet.open) return label(labels, "ui.closed");
+    var unlimited = bet.rounds_left === null || bet.rounds_left === undefined || bet.limit === null || bet.limit === undefined;
+    if (compact) return unlimited ? "\u221e" : String(bet.rounds_left);
+    if (unlimited) return label(labels, "ui.open") + " \u00b7 " + label(labels, "ui.whole_shoe");
+    return label(labels, "ui.open") + " \u00b7 " + format(label(labels, "ui.rounds_left"), { n: bet.rounds_left });
+  }
+
+  /**
+   * Side-bet availability counters: one row per bet (label, state, a bar of the rounds left
+   * of its limit). When a column would need text smaller than 80% of the label size, the
+   * rows go in two columns and the state shrinks to the number of rounds left (or the
+   * "closed" label, or the infinity sign for a bet open the whole shoe).
+   */
+  function drawSideBets(parent, region, snap, labels, opts, sizes) {
+    var g = panel(parent, region, "side_bets");
+    var bets = snap.side_bets || [];
+    var pad = Math.max(6, sizes.label * 0.5);
+    var x0 = region.x + pad, x1 = region.x + region.w - pad, bw = x1 - x0;
+    var top = region.y + pad + sizes.label * 1.4;
+    var avail = region.y + region.h - pad * 0.6 - top;
+    // Columns: 1 to 3, whichever gives the largest text while a column stays wide enough.
+    var cols = 1, best = -1;
+    for (var nc = 1; nc <= 3 && bets.length; nc++) {
+      var per = Math.ceil(bets.length / nc);
+      var cw = (bw - sizes.label * 0.9 * (nc - 1)) / nc;
+      // a column must hold a label of about 8 characters and the count
+      var sz = Math.min(sizes.label, Math.min(sizes.label * 1.7, avail / per) * 0.6, cw / 8);
+      if (sz > best * 1.08) { best = sz; cols = nc; }
+    }
+    var heading = label(labels, "ui.side_bets") + (cols > 1 ? " \u00b7 " + label(labels, "ui.rounds_left_heading") : "");
+    text(g, x0, region.y + pad + sizes.label * 0.6, heading, sizes.label, "txt heading", "start", bw);
+    if (!bets.length) {
+      text(g, x0, top + sizes.label * 0.6, "\u2013", sizes.label, "txt muted");
+      return;
+    }
+    var perCol = Math.ceil(bets.length / cols);
+    var gap = cols > 1 ? sizes.label * 0.9 : 0;
+    var colW = (bw - gap * (cols - 1)) / cols;
+    var rowH = Math.min(sizes.label * 1.7, avail / perCol);
+    var size = Math.min(sizes.label, rowH * 0.6) * lineFactor(labels);
+    g.setAttribute("data-columns", cols);
+    bets.forEach(function (bet, i) {
+      var col = Math.floor(i / perCol), row = i % perCol;
+      var cx0 = x0 + col * (colW + gap), cx1 = cx0 + colW;
+      var rtop = top + rowH * row;
+      var rg = el("g", {
+        "class": "side-bet " + (bet.open ? "open" : "closed"), "data-bet": bet.bet,
+        "data-open": bet.open ? "true" : "false",
+        "data-rounds-left": bet.rounds_left === null || bet.rounds_left === undefined ? "" : bet.rounds_left
+      }, g);
+      var cy = rtop + rowH * 0.42;
+      var st = text(rg, cx1, cy, sideBetState(bet, labels, cols > 1), size * (cols > 1 ? 1.05 : 0.9), "txt state", "end", colW * 0.5);
+      text(rg, cx0, cy, label(labels, "bet." + bet.bet, bet.label || bet.bet), size, "txt", "start", colW - safeLen(st) - size * 0.5);
+      title(rg, label(labels, "bet." + bet.bet, bet.label || bet.bet) + ": " + sideBetState(bet, labels, false));
+      var barY = rtop + rowH * 0.8, barH = Math.max(2, rowH * 0.09);
+      el("rect", { x: r2(cx0), y: r2(barY), width: r2(colW), height: r2(barH), rx: r2(barH / 2), "class": "bar empty" }, rg);
+      if (bet.open) {
+        var frac = bet.limit ? Math.max(0, Math.min(1, (bet.rounds_left || 0) / bet.limit)) : 1;
+        el("rect", { x: r2(cx0), y: r2(barY), width: r2(colW * frac), height: r2(barH), rx: r2(barH / 2), "class": "bar open" }, rg);
+      }
+    });
+  }
+
+  /** "Side bets 9/11 open · next closes in 6" (the fewest rounds left among open limited bets). */
+  function sideBetSummary(bets, labels) {
+    var open = 0, next = null;
+    bets.forEach(function (b) {
+      if (!b.open) return;
+      open++;
+      if (b.rounds_left !== null && b.rounds_left !== undefined && (next === null || b.rounds_left < next)) next = b.rounds_left;
+    });
+    var out = format(label(labels, "ui.side_bets_open"), { open: open, total: bets.length });
+    if (next !== null) out += " \u00b7 " + format(label(labels, "ui.next_close"), { n: next });
+    return out;
+  }
+
+  function badgeClass(pattern) {
+    var side = SIDE_OF_PATTERN[pattern];
+    return side ? "badge " + side : "badge N";
+  }
+
+  function goodRoadText(gr, labels) {
+    var name = label(labels, "good_road." + gr.pattern, gr.label || gr.pattern);
+    return gr.length ? name + " \u00b7 " + gr.length : name;
+  }
+
+  /** Badges left to right; items that do not fit are dropped. Returns the x after the last badge. */
+  function badges(g, items, x, cy, maxX, size, attr) {
+    var padX = size * 0.6, h = size * 1.6;
+    for (var i = 0; i < items.length; i++) {
+      var it = items[i];
+      var bg = el("g", { "class": it.cls }, g);
+      if (attr) bg.setAttribute(attr, it.id);
+      var rect = el("rect", { x: r2(x), y: r2(cy - h / 2), height: r2(h), rx: r2(h / 2), width: 10, "class": "badge-bg" }, bg);
+      var t = text(bg, x + padX, cy, it.text, size, "txt badge-text");
+      var w = safeLen(t) + 2 * padX;
+      if (x + w > maxX) { g.removeChild(bg); break; }
+      rect.setAttribute("width", r2(w));
+      x += w + size * 0.5;
+    }
+    return x;
+  }
+
+  function drawGoodRoads(parent, region, snap, labels, opts, sizes) {
+    var g = panel(parent, region, "good_roads");
+    var list = snap.good_roads || [];
+    var pad = Math.max(4, region.h * 0.15);
+    var size = Math.min(sizes.label, region.h * 0.42);
+    var cy = region.y + region.h / 2;
+    var x = region.x + pad;
+    var maxX = region.x + region.w - pad;
+    if (!opts.compact) {
+      var h = text(g, x, cy, label(labels, "ui.good_roads") + ":", size, "txt heading");
+      x += safeLen(h) + size * 0.6;
+    }
+    if (opts.counters && (snap.side_bets || []).length) {
+      // Lobby tiles: a one-line summary of the side-bet counters at the right end of the strip.
+      var ct = text(g, maxX, cy, sideBetSummary(snap.side_bets, labels), size * 0.85, "txt muted counters", "end",
+        (maxX - x) * (list.length ? 0.5 : 0.95));
+      ct.setAttribute("data-field", "counters");
+      title(ct, snap.side_bets.map(function (b) {
+        return label(labels, "bet." + b.bet, b.bet) + ": " + sideBetState(b, labels, false);
+      }).join("\n"));
+      maxX -= safeLen(ct) + size * 0.6;
+    }
+    if (!list.length) {
+      if (!opts.compact) text(g, x, cy, label(labels, "ui.no_good_roads"), size, "txt muted", "start", maxX - x);
+      return;
+    }
+    var items = list.map(function (gr) { return { id: gr.pattern, cls: badgeClass(gr.pattern), text: goodRoadText(gr, labels) }; });
+    var after = badges(g, items, x, cy, opts.compact ? maxX : maxX - region.w * 0.3, size * 0.9, "data-pattern");
+    if (!opts.compact) {
+      text(g, maxX, cy, label(labels, "ui.history_note"), size * 0.62, "txt muted note", "end", Math.max(0, maxX - after - size));
+    }
+  }
+
+  /* ---------- boards ---------- */
+
+  var DRAWERS = {
+    header: drawHeader,
+    last_result: drawLastResult,
+    bead_plate: function (p, r, s, l) { drawBeadPlate(p, r, s, l); },
+    big_road: function (p, r, s, l) { drawBigRoad(p, r, s, l); },
+    big_eye_boy: function (p, r, s, l) { drawDerived(p, r, s, l, "big_eye_boy"); },
+    small_road: function (p, r, s, l) { drawDerived(p, r, s, l, "small_road"); },
+    cockroach_pig: function (p, r, s, l) { drawDerived(p, r, s, l, "cockroach_pig"); },
+    ask: function (p, r, s, l) { drawAsk(p, r, s, l); },
+    stats: drawStats,
+    side_bets: drawSideBets,
+    good_roads: drawGoodRoads
+  };
+  var ORDER = ["header", "last_result", "big_road", "bead_plate", "big_eye_boy", "small_road", "cockroach_pig",
+    "ask", "stats", "side_bets", "good_roads"];
+
+  /** Keys of every drawn cell (road, position, content): the diff of two renders = the new cells. */
+  function cellKeys(svg) {
+    var out = {};
+    var nodes = svg.querySelectorAll("[data-key]");
+    for (var i = 0; i < nodes.length; i++) out[nodes[i].getAttribute("data-key")] = true;
+    return out;
+  }
+
+  /**
+   * Draw `snap` into `svg` with `layout` (board_layout(...) output).
+   * opts: {status: "live"|"connecting"|"offline"|"past"|null, highlight: bool, compact: bool,
+   *        counters: bool, clear: bool}. With highlight, cells that were not in the previous
+   * render get the class "fresh" (a brief CSS pulse). Returns the number of fresh cells.
+   */
+  function renderBoard(svg, snap, layout, labels, opts) {
+    opts = opts || {};
+    var before = opts.highlight && !opts.clear ? cellKeys(svg) : null;
+    while (svg.firstChild) svg.removeChild(svg.firstChild);
+    svg.setAttribute("viewBox", "0 0 " + layout.width + " " + layout.height);
+    svg.setAttribute("data-version", snap.version);
+    svg.setAttribute("data-shoe", snap.shoe);
+    svg.setAttribute("data-table", snap.table);
+    svg.setAttribute("data-orientation", layout.orientation || "");
+    el("rect", { x: 0, y: 0, width: layout.width, height: layout.height, "class": "board-bg" }, svg);
+    var sizes = layout.text || { title: 24, label: 16, value: 18, small: 13, cell: 14 };
+    var root = el("g", { "class": "board-root" }, svg);
+    for (var i = 0; i < ORDER.length; i++) {
+      var name = ORDER[i];
+      var region = layout.regions[name];
+      if (!region || region.w <= 0 || region.h <= 0) continue;
+      DRAWERS[name](root, region, snap, labels, opts, sizes);
+    }
+    var fresh = 0;
+    if (before) {
+      var nodes = svg.querySelectorAll("[data-key]");
+      for (var j = 0; j < nodes.length; j++) {
+        var node = nodes[j];
+        if (!before[node.getAttribute("data-key")]) {
+          node.setAttribute("class", node.getAttribute("class") + " fresh");
+          var size = parseFloat(node.getAttribute("data-size")) || 0;
+          if (size > 0) {
+            var glow = el("rect", { x: 1, y: 1, width: size - 2, height: size - 2, rx: r2(size * 0.18), "class": "fresh-bg" });
+            node.insertBefore(glow, node.firstChild);
+          }
+          fresh++;
+        }
+      }
+    }
+    return fresh;
+  }
+
+  global.Roads = {
+    renderBoard: renderBoard,
+    updateStatus: updateStatus,
+    firstColumn: firstColumn,
+    format: format,
+    cellKeys: cellKeys,
+    fitText: fitText
+  };
+})(window);

@@ -1,0 +1,85 @@
+"""Settings: environment variables, their units and checks, ``ROADS_TABLES`` in every form."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+import web.config as config
+from conftest import make_app
+from web.config import ConfigError, table_configs
+
+
+def test_every_setting_is_documented_with_its_unit():
+    doc = config.__doc__
+    for key in config.DEFAULTS:
+        m = re.search(rf"``{key}`` \(([^)]+)\)", doc)
+        assert m, f"{key} is not documented in web/config.py"
+        assert "default" in m.group(1), key
+
+
+def test_environment_sets_and_converts_settings(tmp_path, monkeypatch):
+    monkeypatch.setenv("ROADS_MAX_BODY_BYTES", "2048")
+    monkeypatch.setenv("ROADS_PORT", "9123")
+    monkeypatch.setenv("ROADS_HOST", "0.0.0.0")
+    monkeypatch.setenv("ROADS_TABLES", '{"T7": {"name": "Seven"}}')
+    app = make_app(tmp_path / "d")
+    try:
+        assert app.config["ROADS_MAX_BODY_BYTES"] == 2048 and app.config["MAX_CONTENT_LENGTH"] == 2048
+        assert app.config["ROADS_PORT"] == 9123 and app.config["ROADS_HOST"] == "0.0.0.0"
+        assert [t["name"] for t in app.test_client().get("/api/tables").json["tables"]] == ["Seven"]
+    finally:
+        app.extensions["roads"].close()
+
+
+def test_test_overrides_win_over_the_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("ROADS_FEED_TOKEN", "from-env")
+    app = make_app(tmp_path / "d")
+    try:
+        assert app.config["ROADS_FEED_TOKEN"] == "test-token"
+    finally:
+        app.extensions["roads"].close()
+
+
+@pytest.mark.parametrize("key, value", [
+    ("ROADS_PORT", "eighty"), ("ROADS_PORT", "70000"), ("ROADS_MAX_BODY_BYTES", "10"), ("ROADS_PORT", True),
+])
+def test_bad_numbers_are_refused_naming_the_setting(tmp_path, key, value):
+    with pytest.raises(ConfigError, match=key):
+        make_app(tmp_path / "d", **{key: value})
+
+
+def test_tables_setting_forms():
+    expected = {"T1": {"name": "Table 1", "variant": "seed001"}, "b-2": {"name": None, "variant": None}}
+    assert table_configs('{"T1": {"name": "Table 1", "variant": "seed001"}, "b-2": {}}') == expected
+    assert table_configs([{"id": "T1", "name": "Table 1", "variant": "seed001"}, {"id": "b-2"}]) == expected
+    assert table_configs(None) == {} and table_configs("") == {}
+
+
+def test_tables_setting_from_a_file(tmp_path):
+    path = tmp_path / "tables.json"
+    path.write_text(json.dumps({"T1": {"name": "百家乐"}}), encoding="utf-8")
+    assert table_configs(str(path)) == {"T1": {"name": "百家乐", "variant": None}}
+    with pytest.raises(ConfigError, match="cannot read file"):
+        table_configs(str(tmp_path / "missing.json"))
+
+
+@pytest.mark.parametrize("value, words", [
+    ('{"T1": ', "not valid JSON"),
+    ('{"bad id!": {}}', "'bad id!'"),
+    ('{"T1": {"colour": "red"}}', "unknown key"),
+    ('{"T1": {"name": 5}}', "name must be a non-empty string"),
+    ('[{"name": "x"}]', "'id'"),
+    ('[{"id": "T1"}, {"id": "T1"}]', "appears twice"),
+    ("[1]", "expected an object"),
+])
+def test_bad_tables_settings_are_refused(value, words):
+    with pytest.raises(ConfigError, match=re.escape(words)):
+        table_configs(value)
+
+
+def test_a_configured_variant_must_be_a_preset(tmp_path):
+    with pytest.raises(ConfigError, match="no-such-game"):
+        make_app(tmp_path / "d", ROADS_TABLES={"T1": {"variant": "no-such-game"}})

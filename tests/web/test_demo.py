@@ -1,0 +1,344 @@
+"""``roads demo``: the service plus simulated tables dealing live through the real HTTP feed.
+
+The end-to-end test runs ``roads demo --fast`` as a subprocess on a free loopback port
+(``--port 0``: the OS picks one, the demo prints it) for a few seconds, and checks that the
+lobby, a table page, a PNG and the API answer, that rounds advanced and that a table moved
+on to its next shoe after the cut card. The subprocess is always killed.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import queue
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+import requests
+from click.testing import CliRunner
+
+from web.cli import main
+from web.demo import Demo, DemoTable, Pace, demo_tables, tables_setting
+
+DEADLINE_S = 40.0
+"""Upper bound for any wait in the end-to-end test (bounded loops; it normally takes ~6 s)."""
+
+
+def _roads_command() -> list[str]:
+    script = Path(sys.executable).with_name("roads")
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-m", "web.cli"]
+
+
+class Output:
+    """Reads a subprocess's merged stdout/stderr on a thread (so the pipe never fills)."""
+
+    def __init__(self, stream) -> None:
+        self.lines: "queue.Queue[str]" = queue.Queue()
+        self.seen: list[str] = []
+        self._thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
+        self._thread.start()
+
+    def _read(self, stream) -> None:
+        for line in iter(stream.readline, ""):
+            self.lines.put(line)
+        self.lines.put("")
+
+    def wait_for(self, pattern: str, timeout: float) -> re.Match:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            try:
+                line = self.lines.get(timeout=max(0.01, end - time.monotonic()))
+            except queue.Empty:
+                break
+            self.seen.append(line)
+            match = re.search(pattern, line)
+            if match:
+                return match
+            if line == "":
+                break
+        raise AssertionError(f"no line matching {pattern!r} in:\n{''.join(self.seen)}")
+
+    def rest(self, timeout: float = 5.0) -> str:
+        self._thread.join(timeout)
+        while not self.lines.empty():
+            self.seen.append(self.lines.get())
+        return "".join(self.seen)
+
+
+def poll(fn, what: str, timeout: float = DEADLINE_S, every: float = 0.1):
+    """Call ``fn`` until it returns something truthy (bounded by ``timeout`` seconds)."""
+    end = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < end:
+        last = fn()
+        if last:
+            return last
+        time.sleep(every)
+    raise AssertionError(f"timed out waiting for {what} (last: {last!r})")
+
+
+@pytest.mark.slow
+def test_roads_demo_fast_serves_lobby_table_png_and_api_while_tables_deal(tmp_path):
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    env.pop("ROADS_FEED_TOKEN", None)
+    proc = subprocess.Popen(
+        [*_roads_command(), "demo", "--fast", "--port", "0", "--tables", "4", "--seed", "3"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, encoding="utf-8", env=env, cwd=tmp_path,
+        start_new_session=True)
+    out = Output(proc.stdout)
+    try:
+        base = out.wait_for(r"lobby\s+(http://127\.0\.0\.1:\d+)/lobby", DEADLINE_S).group(1)
+        table_url = out.wait_for(r"table\s+(http://\S+)", 5).group(1)
+        png_url = out.wait_for(r"PNG\s+(http://\S+)", 5).group(1)
+        api_url = out.wait_for(r"API\s+(http://\S+)", 5).group(1)
+        token = out.wait_for(r"feed token (\S+)", 5).group(1)
+        assert table_url == f"{base}/tables/t1"
+        assert png_url == f"{base}/tables/t1/board.png"
+        assert api_url == f"{base}/api/tables"
+
+        def dealing():
+            tables = requests.get(api_url, timeout=5).json()["tables"]
+            return tables if len(tables) == 4 and all(t["round"] > 0 for t in tables) else None
+
+        tables = poll(dealing, "all four tables to deal a round")
+        names = {t["id"]: t["name"] for t in tables}
+        assert names["t2"] == "百家乐 8"
+        assert len(set(names.values())) == 4
+        assert len({t["variant"]["id"] for t in tables}) == 4   # each table its own preset
+        first = {t["id"]: (t["shoe"], t["round"]) for t in tables}
+
+        def advanced():
+            now = {t["id"]: (t["shoe"], t["round"]) for t in requests.get(api_url, timeout=5).json()["tables"]}
+            return now if all(now[i] > first[i] for i in first) else None
+
+        poll(advanced, "rounds to advance on every table")
+
+        # At the end of a shoe the table burns, shuffles and starts the next one.
+        def two_shoes():
+            shoes = requests.get(f"{base}/api/tables/t1/shoes", timeout=5).json()["shoes"]
+            return shoes if len(shoes) >= 2 else None
+
+        shoes = poll(two_shoes, "table t1 to start its second shoe")
+        ended = min(shoes, key=lambda s: s["shoe"])
+        assert ended["shoe"] == 1
+        assert ended["cut_card_round"] == ended["rounds"] > 40
+        assert 2 <= len(ended["burn"]) <= 11
+
+        lobby = requests.get(f"{base}/lobby", timeout=5)
+        assert lobby.status_code == 200 and lobby.headers["Content-Type"].startswith("text/html")
+        page = requests.get(table_url, timeout=5)
+        assert page.status_code == 200 and page.headers["Content-Type"].startswith("text/html")
+        png = requests.get(png_url, timeout=10)
+        assert png.status_code == 200 and png.headers["Content-Type"] == "image/png"
+        from PIL import Image
+
+        image = Image.open(io.BytesIO(png.content))
+        image.load()
+        assert image.width > 100 and image.height > 100
+        snap = requests.get(f"{base}/api/tables/t1", timeout=5).json()
+        assert snap["table"] == "t1" and snap["name"] == "Baccarat 1" and snap["round"] >= 0
+
+        # The tables write through the token-protected feed: without the token it is closed.
+        bare = requests.post(f"{base}/api/tables/t1/rounds", json={"shoe": 99, "round": 1,
+                                                                   "player": ["AS", "2S"], "banker": ["3S", "4S"]},
+                             timeout=5)
+        assert bare.status_code == 401
+        assert token
+
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=20) == 0
+        rest = out.rest()
+        assert re.search(r"stopped: \d+ rounds dealt", rest), rest
+        temp = re.search(r"data: (.+), temporary\)", rest)
+        assert temp and not Path(temp.group(1)).exists()   # the temporary data directory is gone
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+
+
+# --------------------------------------------------------------------------- in process
+def test_demo_tables_have_their_own_names_and_presets():
+    tables = demo_tables(4)
+    assert [t.id for t in tables] == ["t1", "t2", "t3", "t4"]
+    assert "百家乐 8" in [t.name for t in tables]
+    assert len({t.variant for t in tables}) == 4
+    super_six = next(t for t in tables if t.variant == "seed002")
+    assert super_six.burn_between_rounds is True   # seed 002 burns one card between rounds
+    many = demo_tables(20)
+    assert len({t.name for t in many}) == 20 and len({t.id for t in many}) == 20
+    with pytest.raises(ValueError, match="got 0"):
+        demo_tables(0)
+
+
+def test_tables_setting_is_the_services_roads_tables_shape():
+    from web.config import table_configs
+
+    tables = [DemoTable("t1", "百家乐 8", "seed002"), DemoTable("t2", "Mini", "seed004_mini")]
+    assert table_configs(tables_setting(tables)) == {
+        "t1": {"name": "百家乐 8", "variant": "seed002"}, "t2": {"name": "Mini", "variant": "seed004_mini"}}
+
+
+def test_a_jittered_pace_stays_within_a_third_of_the_mean():
+    import random
+
+    pace = Pace()
+    rng = random.Random(1)
+    delays = [pace.round_delay(rng) for _ in range(500)]
+    assert 2.0 <= min(delays) and max(delays) <= 4.0
+
+
+def test_a_reused_data_directory_goes_on_with_the_next_shoe(tmp_path):
+    data = tmp_path / "data"
+    pace = Pace(round_seconds=0.0, jitter=0.0, shoe_seconds=0.0, prefill=0)
+    with Demo(port=0, tables=1, data_dir=data, pace=pace, seed=1) as demo:
+        poll(lambda: demo.rounds_sent() > 0, "a round")
+        url = demo.url
+    assert data.is_dir() and any(data.iterdir())   # a given data directory is kept
+    with pytest.raises(requests.ConnectionError):
+        requests.get(url + "/api/tables", timeout=2)
+    with Demo(port=0, tables=1, data_dir=data, pace=Pace(round_seconds=60, prefill=0), seed=1) as demo:
+        client = demo.runners[0].client
+
+        def shoes():
+            listing = client.get("/api/tables/t1/shoes")["shoes"]
+            return listing if len(listing) >= 2 else None
+
+        listing = poll(shoes, "a new shoe after restart")
+    first_run_last = max(s["shoe"] for s in listing[:-1])
+    assert max(s["shoe"] for s in listing) == first_run_last + 1
+
+
+def test_a_temporary_data_directory_is_removed_at_stop():
+    with Demo(port=0, tables=1, pace=Pace.fast()) as demo:
+        poll(lambda: demo.rounds_sent() > 0, "a round")
+        data = demo.data_dir
+        assert data is not None and data.is_dir()
+    assert not data.exists()
+
+
+def test_demo_on_a_taken_port_exits_1_and_says_so(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(main, ["demo", "--port", str(port), "--data", str(tmp_path / "d")])
+    assert result.exit_code == 1
+    assert f"cannot serve on 127.0.0.1:{port}" in result.output
+    assert "--port 0" in result.output
+
+
+def test_demo_runs_for_a_given_duration_and_prints_the_urls(tmp_path):
+    result = CliRunner().invoke(main, ["demo", "--fast", "--port", "0", "--tables", "1", "--duration", "1",
+                                       "--data", str(tmp_path / "d"), "--token", "tok"])
+    assert result.exit_code == 0, result.output
+    base = re.search(r"on (http://127\.0\.0\.1:\d+) ", result.output).group(1)
+    for path in ("/lobby", "/tables/t1", "/tables/t1/board.png", "/api/tables"):
+        assert base + path in result.output
+    assert "feed token tok" in result.output
+    assert re.search(r"stopped: [1-9]\d* rounds dealt", result.output)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--tables", "0"], "--tables"),
+    (["--port", "70000"], "--port"),
+    (["--pace", "-1"], "--pace"),
+])
+def test_demo_bad_arguments_exit_2(args, words):
+    result = CliRunner().invoke(main, ["demo", *args])
+    assert result.exit_code == 2
+    assert words in result.output
+
+
+# --------------------------------------------------------------------------- a table's faults
+class ShoeFeed:
+    """A loopback fake of the feed that refuses the messages listed in ``refuse`` (call indexes)
+    with 409 and answers ``GET .../shoes`` with the shoes it accepted."""
+
+    def __init__(self, refuse: set[int]) -> None:
+        import json
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        self.accepted: list[dict] = []
+        self.calls = 0
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def _send(self, status: int, answer: object) -> None:
+                data = json.dumps(answer).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_GET(self):  # noqa: N802
+                shoes = sorted({b["shoe"] for b in owner.accepted})
+                self._send(200, {"shoes": [{"shoe": n} for n in shoes]})
+
+            def do_POST(self):  # noqa: N802
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                index = owner.calls
+                owner.calls += 1
+                if index in refuse:
+                    self._send(409, {"error": {"status": 409, "code": "round_conflict",
+                                               "message": "stored differently", "field": "round"}})
+                else:
+                    owner.accepted.append(body)
+                    self._send(201, {"status": "recorded"})
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def test_a_rejected_round_makes_the_table_move_on_to_a_fresh_shoe():
+    from web.demo import FeedClient, SimulatedTable
+
+    feed = ShoeFeed(refuse={3})   # the shoe start and rounds 1-2 pass, round 3 is refused
+    stop = threading.Event()
+    table = SimulatedTable(DemoTable("t1", "T", "seed000_live"), FeedClient(feed.url, "tok"),
+                           Pace(round_seconds=0.0, jitter=0.0, shoe_seconds=0.0, prefill=0), stop, seed=4)
+    table.start()
+    try:
+        poll(lambda: any(b["shoe"] == 2 and b.get("round") == 2 for b in feed.accepted), "shoe 2 to deal")
+    finally:
+        stop.set()
+        table.join(5)
+        feed.close()
+    assert not table.is_alive()
+    assert len(table.errors) == 1 and "HTTP 409" in table.errors[0]
+    shoe1 = [b.get("round") for b in feed.accepted if b["shoe"] == 1]
+    assert shoe1 == [None, 1, 2]   # nothing of shoe 1 was sent after the refused round
+    assert [b.get("round") for b in feed.accepted if b["shoe"] == 2][:2] == [None, 1]
+
+
+def test_a_table_stops_when_the_service_is_gone():
+    from web.demo import FeedClient, SimulatedTable
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    stop = threading.Event()
+    table = SimulatedTable(DemoTable("t1", "T", "seed000_live"),
+                           FeedClient(f"http://127.0.0.1:{port}", "tok", retries=0), Pace(), stop)
+    table.start()
+    table.join(10)
+    assert not table.is_alive()
+    assert table.rounds_sent == 0 and len(table.errors) == 1

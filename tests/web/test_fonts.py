@@ -1,0 +1,232 @@
+"""Fonts of the PNG renderer: every label in every language is covered (no missing-glyph
+boxes), complex scripts are shaped by raqm, the fallback chain, Chinese table names.
+
+Coverage is checked two independent ways: the fonts' character maps (web.fonts reads
+the cmap table) and FreeType itself: each character rendered alone must not look like
+the font's .notdef glyph (the box FreeType draws for a character the font lacks).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops, ImageDraw, ImageFont, features
+
+from web import fonts, i18n
+
+LANGS = fonts.LANGUAGES
+
+
+def all_labels(lang: str) -> list[str]:
+    """Every catalogue string in ``lang`` with placeholders filled (what the boards draw)."""
+    return [text.replace("{n}", "19") for text in i18n.catalogue(lang).values()]
+
+
+def test_languages_match_the_catalogues():
+    assert fonts.LANGUAGES == i18n.LANGUAGES
+
+
+def test_shipped_fonts_and_licence_are_in_static_fonts():
+    names = {p.name for p in fonts.FONT_DIR.iterdir()}
+    for needed in ("NotoSans-Regular.ttf", "NotoSans-Bold.ttf", "NotoSansThai-Regular.ttf", "NotoSansThai-Bold.ttf",
+                   "NotoSansLao-Regular.ttf", "NotoSansLao-Bold.ttf", "NotoSansMyanmar-Regular.ttf",
+                   "NotoSansMyanmar-Bold.ttf", "NotoSansCJK-Bold.ttc", "OFL.txt"):
+        assert needed in names
+    assert "SIL OPEN FONT LICENSE Version 1.1" in (fonts.FONT_DIR / "OFL.txt").read_text(encoding="utf-8")
+    total = sum(p.stat().st_size for p in fonts.FONT_DIR.iterdir())
+    assert total < 25 * 1024 * 1024
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_chain_face_comes_from_the_shipped_folder(lang):
+    chain = fonts.font_chain(lang)
+    assert [f.script for f in chain][0] == "latin"
+    assert len(chain) == 5
+    for face in chain:
+        assert Path(face.path).parent == fonts.FONT_DIR
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_label_is_covered_by_the_fonts_chosen_for_it(lang):
+    for text in all_labels(lang):
+        assert fonts.missing_characters(text, lang) == set(), text
+        for run, face in fonts.runs(text, lang):
+            assert face is not None, (text, run)
+            for ch in run:
+                if not ch.isspace() and ch not in "\u200b\u200c\u200d":
+                    assert fonts.covers(face, ch), (text, ch, face)
+
+
+@pytest.mark.parametrize("lang,script", [("zh", "cjk"), ("th", "thai"), ("my", "myanmar"), ("lo", "lao")])
+def test_local_labels_use_their_script_face(lang, script):
+    runs = fonts.runs(i18n.translate("winner.P", lang), lang)
+    assert [f.script for _, f in runs] == [script]
+
+
+def _notdef_mask(font: ImageFont.FreeTypeFont) -> bytes:
+    # U+0378 is unassigned in Unicode: no font maps it, so FreeType draws .notdef
+    return bytes(font.getmask("\u0378"))
+
+
+def _basic(face: fonts.Face) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(face.path, 40, index=face.index, layout_engine=ImageFont.Layout.BASIC)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_label_character_renders_as_the_missing_glyph_box(lang):
+    """FreeType's own mapping: each character, drawn alone by the face the runs chose, differs
+    from that face's .notdef glyph."""
+    seen: set[tuple[str, str]] = set()
+    for text in all_labels(lang):
+        for run, face in fonts.runs(text, lang):
+            font = _basic(face)
+            notdef = _notdef_mask(font)
+            for ch in run:
+                if ch.isspace() or unicodedata.category(ch) in ("Cf",) or (ch, face.path) in seen:
+                    continue
+                seen.add((ch, face.path))
+                assert bytes(font.getmask(ch)) != notdef, (lang, text, ch, face.path)
+    assert seen
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_cmap_reader_agrees_with_freetype(lang):
+    """web.fonts' cmap reader says "covered" exactly when FreeType draws something else than .notdef."""
+    face = fonts.primary_face(lang)
+    font = _basic(face)
+    notdef = _notdef_mask(font)
+    probes = "AZaz09%:·…" + "庄闲和靴局" + "แบงเกอร์" + "ဒိုင်" + "ເຈົ້າມື" + "\u0378\uE123\U0001F600"
+    for ch in probes:
+        if unicodedata.category(ch) == "Mn":
+            continue  # a lone mark may legitimately render empty
+        drawn = bytes(font.getmask(ch)) != notdef
+        assert fonts.covers(face, ch) == drawn, (face.path, ch)
+
+
+CHINESE_TABLE_NAMES = ["百家乐 贵宾厅", "澳门一号台", "龍虎 8"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name", CHINESE_TABLE_NAMES)
+def test_chinese_table_names_render_in_every_language(lang, name):
+    assert fonts.missing_characters(name, lang) == set()
+    scripts = {f.script for t, f in fonts.runs(name, lang) if t.strip() and not t.strip().isdigit()}
+    assert scripts == {"cjk"}
+    img = Image.new("L", (600, 80), 0)
+    box = fonts.draw_text(ImageDraw.Draw(img), (10, 40), name, size=40, fill=255, lang=lang, anchor="lm")
+    ink = img.getbbox()
+    assert ink is not None and ink[2] - ink[0] > 40 * (len(name.replace(" ", "")) - 1)
+    assert box[2] > box[0]
+
+
+def test_a_chinese_table_name_reaches_the_board(tmp_path):
+    """Through the service: a configured table named in Chinese; its header has drawn text."""
+    import io
+
+    from web import create_app
+    from web.layout import board_layout
+
+    app = create_app({"TESTING": True, "ROADS_FEED_TOKEN": "x", "ROADS_DATA_DIR": str(tmp_path),
+                      "ROADS_TABLES": {"T8": {"name": "百家乐贵宾厅"}}})
+    client = app.test_client()
+    r = client.get("/tables/T8/board.png?width=1280&height=720&lang=en")
+    assert r.status_code == 200
+    img = Image.open(io.BytesIO(r.data)).convert("RGB")
+    header = board_layout(1280, 720)["regions"]["header"]
+    crop = img.crop((header["x"], header["y"], header["x"] + header["w"] // 2, header["y"] + header["h"] // 2))
+    bright = sum(1 for p in crop.convert("L").tobytes() if p > 200)  # the name is drawn in near-white on dark
+    assert bright > 200
+
+
+def test_pillow_has_raqm_and_fonts_use_it():
+    assert features.check("raqm"), "Pillow without raqm cannot shape Thai, Lao and Burmese"
+    assert fonts.HAS_RAQM
+    for lang in LANGS:
+        for face in fonts.font_chain(lang):
+            assert fonts.get_font(face, 20).layout_engine == ImageFont.Layout.RAQM
+
+
+def _draw(text: str, font) -> Image.Image:
+    img = Image.new("L", (300, 160), 0)
+    ImageDraw.Draw(img).text((40, 30), text, font=font, fill=255)
+    return img
+
+
+def _differing_pixels(a: Image.Image, b: Image.Image) -> int:
+    return sum(1 for p in ImageChops.difference(a, b).tobytes() if p > 128)
+
+
+@pytest.mark.parametrize(
+    "lang,text,visual",
+    [
+        # Burmese vowel sign e (U+1031) and medial ra (U+103C) are typed after the consonant but
+        # drawn before it: shaped output looks like the signs drawn first (visual order)
+        ("my", "ကေ", "ေက"),
+        ("my", "ကြ", "ြက"),
+        # Lao pre-base vowel sign e (U+0EC0) is typed first already; Thai stacked marks
+        ("lo", "ເຈົ້າ", None),
+        ("th", "ที่", None),
+    ],
+)
+def test_complex_scripts_are_shaped(lang, text, visual):
+    """raqm's shaping differs from naive glyph-by-glyph layout and matches the visual order."""
+    face = fonts.primary_face(lang)
+    basic = ImageFont.truetype(face.path, 60, layout_engine=ImageFont.Layout.BASIC)
+    raqm = ImageFont.truetype(face.path, 60, layout_engine=ImageFont.Layout.RAQM)
+    shaped, naive = _draw(text, raqm), _draw(text, basic)
+    assert shaped.tobytes() != naive.tobytes()
+    if visual is not None:
+        by_hand = _draw(visual, basic)
+        assert _differing_pixels(shaped, by_hand) < _differing_pixels(shaped, naive) / 2
+
+
+def test_shaped_marks_do_not_add_width():
+    """Thai tone marks sit on their consonant: a cluster is as wide as its base letter."""
+    base = fonts.text_width("ท", size=50, lang="th")
+    cluster = fonts.text_width("ที่", size=50, lang="th")
+    assert abs(cluster - base) < 2
+
+
+def test_mixed_runs_split_by_script():
+    runs = fonts.runs("เหลือ 19 รอบ", "th")
+    assert [(t, f.script) for t, f in runs] == [("เหลือ ", "thai"), ("19 ", "latin"), ("รอบ", "thai")]
+    runs = fonts.runs("剩 19 局", "zh")
+    assert [f.script for _, f in runs] == ["cjk", "latin", "cjk"]
+
+
+def test_unknown_language_and_weight_raise():
+    with pytest.raises(fonts.FontError, match="'xx'"):
+        fonts.font_chain("xx")
+    with pytest.raises(fonts.FontError, match="'heavy'"):
+        fonts.font_chain("en", "heavy")
+
+
+def test_without_any_font_file_text_still_draws_with_pillows_font(tmp_path, monkeypatch):
+    """Last resort of the chain: no Noto anywhere -> Pillow's built-in font, no crash."""
+    monkeypatch.setattr(fonts, "FONT_DIR", tmp_path)
+    monkeypatch.setattr(fonts, "SYSTEM_FONT_DIRS", ())
+    monkeypatch.delenv("ROADS_FONT_DIR", raising=False)
+    fonts.reset_caches()
+    try:
+        assert fonts.font_chain("en") == ()
+        assert fonts.runs("Banker 7", "en") == [("Banker 7", None)]
+        img = Image.new("L", (200, 50), 0)
+        fonts.draw_text(ImageDraw.Draw(img), (5, 25), "Banker 7", size=20, fill=255, anchor="lm")
+        assert img.getbbox() is not None
+    finally:
+        monkeypatch.undo()
+        fonts.reset_caches()
+
+
+def test_fit_and_ellipsize():
+    text = "Longest Banker streak"
+    full = fonts.text_width(text, size=40, lang="en")
+    size = fonts.fit_size(text, full / 2, 40, lang="en")
+    assert size < 40 and fonts.text_width(text, size=size, lang="en") <= full / 2
+    cut = fonts.ellipsize(text, full / 2, size=40, lang="en")
+    assert cut.endswith("…") and fonts.text_width(cut, size=40, lang="en") <= full / 2
+    # a Thai cut never leaves a dangling mark (marks stay with their consonant)
+    cut = fonts.ellipsize("แบงเกอร์ติดกันยาวสุด", 120, size=30, lang="th")
+    assert not unicodedata.category(cut[-2]).startswith("M")

@@ -1,0 +1,393 @@
+"""WebSocket push (web/ws.py): full snapshot on connect, every newer version after it,
+latest-only for slow clients, keepalives, errors in the one error shape.
+
+A real threaded Werkzeug server on 127.0.0.1 serves the test app; rounds go through the
+real feed API; clients are ``websocket-client``. Every wait is bounded by a socket
+timeout; nothing asserts how fast anything is (bench/bench_ws_latency.py measures that).
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+
+import pytest
+import websocket
+from werkzeug.serving import make_server
+
+from web.hub import Hub, Message
+from web.service import get_service
+from web.ws import CLOSE_UNKNOWN_TABLE, MAX_CLIENT_FRAMES, POLL_S, FrameCache, Subscriber, stream, text_frame
+
+ROUND_B = {"player": ["4S", "KD", "9H"], "banker": ["7C", "JD"]}  # Banker 7-3 (P 4+0 draws 9 -> 3)
+ROUND_P_NATURAL = {"player": ["9C", "KH"], "banker": ["5D", "2S"]}  # Player natural 9 beats 7
+ROUND_TIE = {"player": ["9D", "KC"], "banker": ["9S", "QH"]}  # natural 9 each: tie
+
+RECV_TIMEOUT_S = 10
+
+
+@pytest.fixture
+def server(app):
+    """The app served by a threaded Werkzeug server on a free loopback port; yields its base URL."""
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=srv.serve_forever, name="test-ws-server", daemon=True)
+    thread.start()
+    yield f"127.0.0.1:{srv.server_port}"
+    srv.shutdown()
+    thread.join(timeout=10)
+
+
+def post_round(client, auth, table, shoe, number, cards):
+    resp = client.post(f"/api/tables/{table}/rounds", json={"shoe": shoe, "round": number, **cards}, headers=auth)
+    assert resp.status_code == 201, resp.get_data(as_text=True)
+
+
+def connect(server, path):
+    return websocket.create_connection(f"ws://{server}{path}", timeout=RECV_TIMEOUT_S)
+
+
+def recv_json(ws):
+    return json.loads(ws.recv())
+
+
+def recv_snapshot(ws):
+    """Next snapshot frame, skipping keepalives."""
+    for _ in range(100):
+        msg = recv_json(ws)
+        if msg["type"] != "keepalive":
+            return msg
+    raise AssertionError("only keepalives")
+
+
+def test_connect_sends_the_full_current_snapshot_first(server, client, auth):
+    post_round(client, auth, "T1", 1, 1, ROUND_B)
+    ws = connect(server, "/ws/tables/T1")
+    try:
+        msg = recv_json(ws)
+        assert msg["type"] == "snapshot"
+        assert msg["topic"] == "table:T1"
+        assert msg["data"] == client.get("/api/tables/T1").get_json()
+        assert msg["version"] == msg["data"]["version"]
+        assert (msg["data"]["last"]["winner"], msg["data"]["last"]["banker_total"], msg["data"]["last"]["player_total"]) == ("B", 7, 3)
+    finally:
+        ws.close()
+
+
+def test_each_round_posted_to_the_feed_is_pushed_with_the_next_version(server, client, auth):
+    post_round(client, auth, "T1", 1, 1, ROUND_B)
+    ws = connect(server, "/ws/tables/T1")
+    try:
+        first = recv_json(ws)
+        post_round(client, auth, "T1", 1, 2, ROUND_P_NATURAL)
+        second = recv_snapshot(ws)
+        assert second["version"] == first["version"] + 1
+        assert second["data"]["round"] == 2
+        # Hand-worked: B then P -> two big-road columns; bead plate goes down column 0.
+        assert [(c["x"], c["y"]) for c in second["data"]["big_road"]["cells"]] == [(0, 0), (1, 0)]
+        assert [(b["x"], b["y"]) for b in second["data"]["bead_plate"]] == [(0, 0), (0, 1)]
+        post_round(client, auth, "T1", 1, 3, ROUND_TIE)
+        third = recv_snapshot(ws)
+        assert third["version"] == first["version"] + 2
+        assert third["data"]["big_road"]["columns"][1][0]["ties"] == 1  # the tie sits on the last cell
+    finally:
+        ws.close()
+
+
+def test_a_new_shoe_is_pushed_with_its_shoe_number(server, client, auth):
+    post_round(client, auth, "T1", 1, 1, ROUND_B)
+    post_round(client, auth, "T1", 1, 2, ROUND_B)
+    ws = connect(server, "/ws/tables/T1")
+    try:
+        assert recv_json(ws)["data"]["shoe"] == 1
+        post_round(client, auth, "T1", 2, 1, ROUND_P_NATURAL)
+        msg = recv_snapshot(ws)
+        assert (msg["data"]["shoe"], msg["data"]["round"]) == (2, 1)
+        assert [(c["x"], c["y"]) for c in msg["data"]["big_road"]["cells"]] == [(0, 0)]
+    finally:
+        ws.close()
+
+
+def test_unknown_table_gets_an_error_frame_then_close_4404(server):
+    ws = connect(server, "/ws/tables/NOPE")
+    try:
+        msg = recv_json(ws)
+        assert msg["type"] == "error"
+        assert msg["error"]["status"] == 404
+        assert msg["error"]["code"] == "unknown_table"
+        assert "'NOPE'" in msg["error"]["message"]
+        opcode, data = ws.recv_data(control_frame=True)
+        assert opcode == websocket.ABNF.OPCODE_CLOSE
+        assert int.from_bytes(data[:2], "big") == CLOSE_UNKNOWN_TABLE
+    finally:
+        ws.close()
+
+
+def test_lobby_socket_pushes_the_table_list_and_new_tables(server, client, auth):
+    post_round(client, auth, "T1", 1, 1, ROUND_B)
+    ws = connect(server, "/ws/lobby")
+    try:
+        first = recv_json(ws)
+        assert first["topic"] == "lobby"
+        assert first["data"] == client.get("/api/tables").get_json()["tables"]
+        assert [t["id"] for t in first["data"]] == ["T1"]
+        post_round(client, auth, "T2", 1, 1, ROUND_P_NATURAL)
+        msg = recv_snapshot(ws)
+        assert sorted(t["id"] for t in msg["data"]) == ["T1", "T2"]
+        assert msg["version"] > first["version"]
+        t2 = next(t for t in msg["data"] if t["id"] == "T2")
+        assert (t2["last"]["winner"], t2["last"]["natural"]) == ("P", True)
+    finally:
+        ws.close()
+
+
+def test_idle_connection_gets_keepalives_with_the_current_version(app, server, client, auth):
+    app.config["ROADS_WS_KEEPALIVE_S"] = 0.2
+    post_round(client, auth, "T1", 1, 1, ROUND_B)
+    ws = connect(server, "/ws/tables/T1")
+    try:
+        first = recv_json(ws)
+        ka = recv_json(ws)
+        assert ka == {"type": "keepalive", "topic": "table:T1", "version": first["version"]}
+    finally:
+        ws.close()
+
+
+def test_a_client_that_floods_the_server_is_closed_1008(app, server, client, auth):
+    app.config["ROADS_WS_KEEPALIVE_S"] = 0.2
+    post_round(client, auth, "T1", 1, 1, ROUND_B)
+    ws = connect(server, "/ws/tables/T1")
+    try:
+        recv_json(ws)
+        for _ in range(MAX_CLIENT_FRAMES + 10):
+            ws.send("hello")
+        for _ in range(50):
+            opcode, data = ws.recv_data(control_frame=True)
+            if opcode == websocket.ABNF.OPCODE_CLOSE:
+                assert int.from_bytes(data[:2], "big") == 1008
+                break
+        else:
+            raise AssertionError("not closed")
+    finally:
+        ws.close()
+
+
+def test_client_messages_within_the_limit_are_ignored(app, server, client, auth):
+    app.config["ROADS_WS_KEEPALIVE_S"] = 0.2
+    post_round(client, auth, "T1", 1, 1, ROUND_B)
+    ws = connect(server, "/ws/tables/T1")
+    try:
+        first = recv_json(ws)
+        ws.send('{"type":"resync"}')
+        post_round(client, auth, "T1", 1, 2, ROUND_B)
+        assert recv_snapshot(ws)["version"] == first["version"] + 1
+    finally:
+        ws.close()
+
+
+# ------------------------------------------------------------------ latest-only, without sockets
+class FakeSocket:
+    """A stand-in for simple-websocket's Server: records sends; the first send can block."""
+
+    def __init__(self, block_first: threading.Event | None = None, stop_at_version: int = 10) -> None:
+        self.sent: list[dict] = []
+        self.connected = True
+        self.block_first = block_first
+        self.in_send = threading.Event()
+        self.stop_at_version = stop_at_version
+
+    def send(self, text: str) -> None:
+        if self.block_first is not None and not self.sent:
+            self.in_send.set()
+            assert self.block_first.wait(timeout=RECV_TIMEOUT_S)
+        msg = json.loads(text)
+        self.sent.append(msg)
+        if msg["version"] >= self.stop_at_version:
+            self.connected = False
+
+    def receive(self, timeout=None):
+        return None
+
+    def close(self, reason=None, message=None):
+        self.connected = False
+
+
+def run_stream(app, ws, topic):
+    def target():
+        with app.app_context():
+            stream(ws, topic, lambda: (0, b"{}"))
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_a_slow_client_skips_to_the_newest_version_and_holds_up_no_one(app):
+    hub: Hub = get_service(app).hub
+    topic = "table:SLOW"
+    hub.publish(topic, 1, b'{"v":1}')
+    release = threading.Event()
+    slow = FakeSocket(block_first=release)
+    slow_thread = run_stream(app, slow, topic)
+    assert slow.in_send.wait(timeout=RECV_TIMEOUT_S)  # stuck sending version 1
+    fast = FakeSocket()
+    fast_thread = run_stream(app, fast, topic)
+    for version in range(2, 11):  # publishing never waits for the stuck client
+        hub.publish(topic, version, b'{"v":%d}' % version)
+    fast_thread.join(timeout=RECV_TIMEOUT_S)
+    assert not fast_thread.is_alive()
+    assert fast.sent[-1] == {"type": "snapshot", "topic": topic, "version": 10, "data": {"v": 10}}
+    release.set()
+    slow_thread.join(timeout=RECV_TIMEOUT_S)
+    assert not slow_thread.is_alive()
+    # After version 1 the slow client gets version 10 at once: nothing queued in between.
+    assert [m["version"] for m in slow.sent] == [1, 10]
+    assert slow.sent[1]["data"] == {"v": 10}
+
+
+def test_stream_uses_the_initial_snapshot_when_the_hub_has_none(app):
+    ws = FakeSocket(stop_at_version=7)
+    with app.app_context():
+        stream(ws, "table:EMPTY", lambda: (7, b'{"table":"EMPTY"}'))
+    assert ws.sent == [{"type": "snapshot", "topic": "table:EMPTY", "version": 7, "data": {"table": "EMPTY"}}]
+
+
+def test_frame_cache_builds_each_version_once():
+    cache = FrameCache()
+    m1 = Message(1, '{"name":"ไทย"}'.encode())
+    first = cache.frame("table:T1", m1)
+    assert cache.frame("table:T1", m1) is first
+    assert json.loads(first) == {"type": "snapshot", "topic": "table:T1", "version": 1, "data": {"name": "ไทย"}}
+    m2 = Message(2, b"[]")
+    assert json.loads(cache.frame("table:T1", m2))["version"] == 2
+    assert cache.frame("lobby", m2) != cache.frame("table:T1", m2)
+
+
+def test_plain_http_get_on_a_socket_route_is_refused(client):
+    resp = client.get("/ws/tables/T1", headers={"Accept": "application/json"})
+    assert resp.status_code == 400
+    assert resp.get_json()["error"]["status"] == 400
+
+
+# ------------------------------------------------------------------ raw sockets: offers never block
+class RawSocketConnection:
+    """Looks like simple-websocket's Server to :class:`Subscriber`: a real socket, ``connected``."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.connected = True
+        self.close_reason = None
+        self.close_message = None
+
+    def send(self, text: str) -> None:
+        self.sock.sendall(text_frame(text.encode()))
+
+    def receive(self, timeout=None):
+        return None
+
+    def close(self, reason=None, message=None):
+        self.connected = False
+
+
+def read_frames(sock: socket.socket, count: int) -> list[dict]:
+    """Parse ``count`` server text frames from ``sock`` (unmasked, as the server sends them)."""
+    buf = bytearray()
+    out: list[dict] = []
+    while len(out) < count:
+        chunk = sock.recv(1 << 20)
+        assert chunk, "server side closed early"
+        buf += chunk
+        while len(buf) >= 2:
+            n, head = buf[1] & 0x7F, 2
+            if n == 126:
+                n, head = int.from_bytes(buf[2:4], "big"), 4
+            elif n == 127:
+                n, head = int.from_bytes(buf[2:10], "big"), 10
+            if len(buf) < head + n:
+                break
+            assert buf[0] == 0x81  # final text frame
+            out.append(json.loads(bytes(buf[head: head + n])))
+            del buf[: head + n]
+    return out
+
+
+def big_message(version: int) -> Message:
+    """A message far larger than a socket buffer, so writing it to a client that reads nothing blocks."""
+    return Message(version, json.dumps({"version": version, "pad": "x" * 2_000_000}).encode())
+
+
+def test_offer_to_a_client_that_reads_nothing_returns_at_once_and_keeps_only_the_newest():
+    server_end, client_end = socket.socketpair()
+    server_end.settimeout(RECV_TIMEOUT_S)
+    client_end.settimeout(RECV_TIMEOUT_S)
+    try:
+        conn = RawSocketConnection(server_end)
+        sub = Subscriber(conn, "table:T1", FrameCache(), version=0)
+        offers = threading.Thread(target=lambda: [sub.offer(big_message(v)) for v in range(1, 6)], daemon=True)
+        offers.start()
+        offers.join(timeout=RECV_TIMEOUT_S)
+        assert not offers.is_alive(), "offer() blocked on a full socket"
+        # The first frame did not fit: its rest waits for the handler thread, with only the newest message.
+        assert sub.rest and sub.pending is not None and sub.pending.version == 5
+        runner = threading.Thread(target=sub.run, args=(60.0,), daemon=True)
+        runner.start()
+        frames = read_frames(client_end, 2)
+        assert [f["version"] for f in frames] == [1, 5]
+        assert frames[1]["data"]["version"] == 5
+        conn.connected = False
+        runner.join(timeout=POLL_S + RECV_TIMEOUT_S)
+        assert not runner.is_alive()
+    finally:
+        server_end.close()
+        client_end.close()
+
+
+def test_offer_to_a_reading_client_writes_the_frame_itself():
+    server_end, client_end = socket.socketpair()
+    client_end.settimeout(RECV_TIMEOUT_S)
+    try:
+        sub = Subscriber(RawSocketConnection(server_end), "table:T1", FrameCache(), version=0)
+        sub.offer(Message(1, b'{"round":1}'))
+        assert sub.rest == b"" and sub.pending is None and sub.version == 1
+        assert read_frames(client_end, 1) == [{"type": "snapshot", "topic": "table:T1", "version": 1, "data": {"round": 1}}]
+        sub.offer(Message(1, b'{"round":1}'))  # the same version again: nothing sent
+        client_end.settimeout(0.05)
+        with pytest.raises(TimeoutError):
+            client_end.recv(10)
+    finally:
+        server_end.close()
+        client_end.close()
+
+
+def test_offer_to_a_closed_peer_marks_the_subscriber_dead_and_run_returns():
+    server_end, client_end = socket.socketpair()
+    client_end.close()
+    try:
+        conn = RawSocketConnection(server_end)
+        sub = Subscriber(conn, "table:T1", FrameCache(), version=0)
+        for v in range(1, 4):  # the first send may still be buffered; a later one sees the broken pipe
+            sub.offer(Message(v, b"{}" + b" " * 100_000))
+        assert sub.dead
+        done = threading.Thread(target=sub.run, args=(60.0,), daemon=True)
+        done.start()
+        done.join(timeout=RECV_TIMEOUT_S)
+        assert not done.is_alive()
+    finally:
+        server_end.close()
+
+
+def test_fanout_thread_ends_after_the_last_viewer_leaves(app, server, client, auth):
+    post_round(client, auth, "T1", 1, 1, ROUND_B)
+    ws = connect(server, "/ws/tables/T1")
+    recv_json(ws)
+    fanout = app.extensions["roads.ws_fanout"]
+    assert fanout.subscribers("table:T1") == 1
+    ws.close()
+    deadline = time.monotonic() + 3 * POLL_S + RECV_TIMEOUT_S
+    while fanout.subscribers("table:T1") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert fanout.subscribers("table:T1") == 0
+    while any(t.name == "roads-fanout-table:T1" for t in threading.enumerate()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(t.name == "roads-fanout-table:T1" for t in threading.enumerate())

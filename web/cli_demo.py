@@ -1,0 +1,412 @@
+"""The ``roads demo``, ``simulate``, ``replay`` and ``render`` commands (issue 7).
+
+Registered onto the ``roads`` group of :mod:`web.cli` by :func:`register`. Heavy imports
+(Flask app, requests, Pillow) happen inside the commands so ``--help`` stays quick.
+
+Exit codes, the same for every command: 0 success; 1 the work failed (the service
+rejected a message or cannot be reached, the port is taken, rendering failed);
+2 bad command-line arguments (click's usage errors); 3 a bad input file (not UTF-8,
+malformed or truncated JSON Lines, a round that breaks the tableau, a shoe not in the
+file) -- the message names the file and the line number.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+EXIT_FAILURE = 1
+"""Exit code when the work failed (service error, port taken, render failure)."""
+
+EXIT_BAD_FILE = 3
+"""Exit code for a bad input file (malformed or truncated line, unknown shoe)."""
+
+_EXIT_CODES = """\b
+Exit codes: 0 success; 1 failure (service rejected or unreachable, port
+taken, render failed); 2 bad arguments; 3 bad input file (the message
+names the line)."""
+
+
+class BadFile(click.ClickException):
+    """A bad input file; exits with :data:`EXIT_BAD_FILE`. The message names file and line."""
+
+    exit_code = EXIT_BAD_FILE
+
+
+class Failure(click.ClickException):
+    """The work failed (exit :data:`EXIT_FAILURE`)."""
+
+    exit_code = EXIT_FAILURE
+
+
+def _progress(iterable: Any = None, **kwargs: Any) -> Any:
+    """A tqdm bar on stderr (hidden when stderr is not a terminal unless forced)."""
+    from tqdm import tqdm
+
+    return tqdm(iterable, file=sys.stderr, dynamic_ncols=True, **kwargs)
+
+
+def _read_messages(path: Path) -> list[tuple[int, dict[str, Any]]]:
+    """Every ``(line_number, message)`` of a feed file; :class:`BadFile` at the first bad line."""
+    from roads.simulator import FeedLineError, read_feed
+
+    try:
+        with path.open("r", encoding="utf-8", newline="") as f:
+            return list(read_feed(f))
+    except FeedLineError as exc:
+        raise BadFile(f"{path}: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise BadFile(f"{path}: not UTF-8 text (byte {exc.start}): is this a feed file?") from None
+    except OSError as exc:
+        raise BadFile(f"{path}: {exc.strerror or exc}") from None
+
+
+# --------------------------------------------------------------------------- simulate
+@click.command(epilog=_EXIT_CODES)
+@click.option("--shoes", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Number of shoes to deal.")
+@click.option("--seed", default="0", show_default=True,
+              help="Random seed (any text); the same seed always writes the same file.")
+@click.option("--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Feed file to write (JSON Lines); written whole or not at all.")
+@click.option("--table", default="table-1", show_default=True, help="Table id written on every message.")
+@click.option("--decks", type=click.IntRange(1, 8), default=None,
+              help="Decks per shoe [default: the variant's, else 8].")
+@click.option("--first-shoe", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Number of the first shoe.")
+@click.option("--cut-card", type=click.IntRange(min=1), default=None,
+              help="Cut-card position in cards from the back of the shoe "
+                   "[default: a random position from 14 to 52 in each shoe].")
+@click.option("--burn-between-rounds", is_flag=True,
+              help="Burn one card between every two rounds (seed 002 tables).")
+@click.option("--variant", default=None,
+              help="Variant preset id written on each shoe start; its deck count and "
+                   "between-rounds burn are used unless --decks / --burn-between-rounds say otherwise.")
+@click.option("--progress/--no-progress", default=True, show_default=True, help="Show a progress bar.")
+def simulate(shoes: int, seed: str, out: Path, table: str, decks: int | None, first_shoe: int,
+             cut_card: int | None, burn_between_rounds: bool, variant: str | None, progress: bool) -> None:
+    """Deal SHOES shoes with the rules engine and write them as a feed file.
+
+    One feed message per line: a shoe start ({"type": "shoe", "table", "shoe", "burn",
+    "cut_card_position", "variant" if given}) then its rounds ({"type": "round", "table",
+    "shoe", "round", "player", "banker"}, plus "burn" when a card was burned before the
+    round and "cut_card": true on the last one). Without "type" and "table" each line is
+    exactly the body the HTTP feed accepts, so `roads replay` is a plain loop. The file is
+    written to a temporary name and renamed, so it is never half-written.
+    """
+    from roads import simulator
+
+    _check_table_id(table, "'--table'")
+    if variant is not None:
+        from roads.variants import UnknownVariantError, get_variant
+
+        try:
+            preset = get_variant(variant)
+        except UnknownVariantError as exc:
+            raise click.BadParameter(str(exc), param_hint="'--variant'") from None
+        decks = decks or preset.decks
+        burn_between_rounds = burn_between_rounds or preset.burn_between_rounds
+    decks = decks or simulator.DEFAULT_DECKS
+    directory = out.parent if str(out.parent) else Path(".")
+    if not directory.is_dir():
+        raise click.BadParameter(f"directory {str(directory)!r} does not exist", param_hint="'--out'")
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{out.name}.", suffix=".tmp")
+    rounds = 0
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f, \
+                _progress(total=shoes, unit="shoe", disable=not progress) as bar:
+            started = 0
+            for message in simulator.simulate(table, seed=seed, shoes=shoes, first_shoe=first_shoe,
+                                              decks=decks, cut_card_position=cut_card,
+                                              burn_between_rounds=burn_between_rounds, variant=variant):
+                if message["type"] == simulator.SHOE:
+                    if started:
+                        bar.update(1)
+                    started += 1
+                else:
+                    rounds += 1
+                f.write(simulator.to_line(message))
+            bar.update(1)
+            f.flush()
+            os.fsync(f.fileno())
+        _publish(tmp, out)
+    except ValueError as exc:  # bad deck count / cut-card position from the engine
+        _unlink(tmp)
+        raise click.BadParameter(str(exc)) from None
+    except BaseException:
+        _unlink(tmp)
+        raise
+    click.echo(f"wrote {shoes} shoe(s), {rounds} rounds to {out}", err=True)
+
+
+def _check_table_id(table: str | None, hint: str) -> None:
+    """Refuse (exit 2) a table id the service would refuse (web.config.TABLE_ID_RE)."""
+    from web.config import TABLE_ID_RE
+
+    if table is not None and not TABLE_ID_RE.match(table):
+        raise click.BadParameter(f"table id {table!r} is not a slug of 1-32 letters, digits, '_' or '-'",
+                                 param_hint=hint)
+
+
+def _publish(tmp: str, out: Path) -> None:
+    """Give the finished temporary file the usual permissions and rename it over ``out``."""
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)
+    os.replace(tmp, out)
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+# --------------------------------------------------------------------------- replay
+@click.command(epilog=_EXIT_CODES)
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--url", required=True, help="Service root, e.g. http://127.0.0.1:8000")
+@click.option("--token", required=True, envvar="ROADS_FEED_TOKEN", show_envvar=True,
+              help="Feed token (sent as Authorization: Bearer).")
+@click.option("--pace", type=click.FloatRange(min=0), default=0.0, show_default=True,
+              help="Seconds to wait between two messages.")
+@click.option("--table", default=None, help="Send every message to this table id instead of the file's.")
+@click.option("--retries", type=click.IntRange(min=0), default=5, show_default=True,
+              help="Retries per message on connection errors and 429/5xx (with backoff).")
+@click.option("--timeout", type=click.FloatRange(min=0.1), default=10.0, show_default=True,
+              help="Seconds to wait for each answer.")
+@click.option("--progress/--no-progress", default=True, show_default=True, help="Show a progress bar.")
+def replay(file: Path, url: str, token: str, pace: float, table: str | None, retries: int,
+           timeout: float, progress: bool) -> None:
+    """Feed a recorded feed FILE (JSON Lines) into a running service, in order.
+
+    The whole file is checked first, so a malformed or truncated line stops the replay
+    before anything is sent. Messages go through the HTTP feed with the token; a message
+    that fails to arrive is sent again (the feed is idempotent: a round already stored is
+    a no-op success), so replaying a file twice changes nothing.
+    """
+    from web.demo import FeedClient, FeedClientError
+
+    _check_table_id(table, "'--table'")
+    messages = _read_messages(file)
+    if not messages:
+        raise BadFile(f"{file}: no feed messages in the file")
+    if not url.startswith(("http://", "https://")):
+        raise click.BadParameter(f"{url!r} is not an http:// or https:// URL", param_hint="'--url'")
+    client = FeedClient(url, token, retries=retries, timeout=timeout)
+    sent = 0
+    try:
+        for number, message in _progress(messages, unit="msg", disable=not progress):
+            if table:
+                message = {**message, "table": table}
+            try:
+                client.send(message)
+            except FeedClientError as exc:
+                raise Failure(f"{file} line {number}: {exc}") from None
+            sent += 1
+            if pace and sent < len(messages):
+                time.sleep(pace)
+    finally:
+        client.close()
+    click.echo(f"sent {sent} message(s) from {file} to {url}", err=True)
+
+
+# --------------------------------------------------------------------------- render
+def shoe_roads_from_file(path: Path, shoe: int, table: str | None) -> tuple[str, Any, int, str | None]:
+    """Build the roads of one shoe of a feed file: ``(table_id, ShoeRoads, rounds, variant)``.
+
+    ``rounds`` counts the shoe's rounds; ``variant`` is the preset id on the shoe's start
+    message (``None`` when it has none). Card-level rounds are checked against the tableau
+    (:meth:`roads.outcome.RoundResult.from_cards`), result-level ones by
+    :meth:`~roads.outcome.RoundResult.from_result`. Raises :class:`BadFile` naming the
+    line for a bad or out-of-order round, when the file has several tables and ``table``
+    is not given, or when the table or the shoe is not in the file.
+    """
+    from roads.cards import parse_cards
+    from roads.outcome import RoundResult
+    from roads.shoe_roads import ShoeRoads
+    from roads.simulator import SHOE
+
+    messages = _read_messages(path)
+    tables = list(dict.fromkeys(m["table"] for _, m in messages))
+    if not tables:
+        raise BadFile(f"{path}: no feed messages in the file")
+    if table is None:
+        if len(tables) > 1:
+            raise BadFile(f"{path}: the file holds several tables ({', '.join(tables)}): choose one with --table")
+        table = tables[0]
+    elif table not in tables:
+        raise BadFile(f"{path}: no table {table!r} in the file (tables: {', '.join(tables)})")
+    roads = ShoeRoads()
+    found = False
+    variant = None
+    expected = 1
+    for number, m in messages:
+        if m["table"] != table or m["shoe"] != shoe:
+            continue
+        found = True
+        if m["type"] == SHOE:
+            variant = m.get("variant", variant)
+            continue
+        if m["round"] != expected:
+            raise BadFile(f"{path}: line {number}: round {m['round']} of shoe {shoe} where round "
+                          f"{expected} was expected (rounds of a shoe are numbered 1, 2, 3, ...)")
+        try:
+            if "result" in m:
+                result = RoundResult.from_result(**m["result"])
+            else:
+                result = RoundResult.from_cards(parse_cards(m["player"]), parse_cards(m["banker"]))
+        except (ValueError, TypeError) as exc:
+            raise BadFile(f"{path}: line {number}: {exc}") from None
+        roads.record(m["round"], result)
+        expected += 1
+    if not found:
+        shoes = sorted({m["shoe"] for _, m in messages if m["table"] == table})
+        listing = ", ".join(map(str, shoes)) if len(shoes) <= 10 else f"{shoes[0]}-{shoes[-1]}"
+        raise BadFile(f"{path}: no shoe {shoe} of table {table!r} in the file (shoes: {listing})")
+    return table, roads, expected - 1, variant
+
+
+@click.command(epilog=_EXIT_CODES)
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--shoe", type=click.IntRange(min=1), required=True, help="Shoe number to draw.")
+@click.option("--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="PNG file to write.")
+@click.option("--table", default=None, help="Table id (needed when the file holds several tables).")
+@click.option("--variant", default=None,
+              help="Variant preset for the side-bet counters [default: the shoe's, else seed000_live].")
+@click.option("--name", default=None, help="Display name drawn in the header [default: the table id].")
+@click.option("--width", type=click.IntRange(64, 3840), default=1920, show_default=True, help="Width in pixels.")
+@click.option("--height", type=click.IntRange(64, 3840), default=1080, show_default=True, help="Height in pixels.")
+@click.option("--lang", default="en", show_default=True, help="Label language: en, zh, th, my or lo.")
+@click.option("--theme", default="dark", show_default=True, help="Colour theme: dark or light.")
+def render(file: Path, shoe: int, out: Path, table: str | None, variant: str | None, name: str | None,
+           width: int, height: int, lang: str, theme: str) -> None:
+    """Draw one shoe of a feed FILE as a scoreboard PNG, offline (no server).
+
+    The roads are built by the same domain code as the service (ShoeRoads and the
+    snapshot) and drawn by the service's PNG renderer (web/render.py). The PNG is written
+    to a temporary name and renamed, so it is never half-written.
+    """
+    from roads.snapshot import build_snapshot
+    from roads.variants import DEFAULT_VARIANT_ID, UnknownVariantError, get_variant
+
+    directory = out.parent if str(out.parent) else Path(".")
+    if not directory.is_dir():
+        raise click.BadParameter(f"directory {str(directory)!r} does not exist", param_hint="'--out'")
+    if variant is not None:
+        try:
+            get_variant(variant)
+        except UnknownVariantError as exc:
+            raise click.BadParameter(str(exc), param_hint="'--variant'") from None
+    table_id, roads, rounds, shoe_variant = shoe_roads_from_file(file, shoe, table)
+    try:
+        chosen = get_variant(variant or shoe_variant or DEFAULT_VARIANT_ID)
+    except UnknownVariantError as exc:
+        raise BadFile(f"{file}: shoe {shoe}: {exc}") from None
+    snapshot = build_snapshot(table=table_id, shoe=shoe, version=rounds, roads=roads, variant=chosen)
+    snapshot["name"] = name or table_id
+    snapshot["live"] = False
+    png = _render_png(snapshot, width=width, height=height, lang=lang, theme=theme)
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{out.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(png)
+        _publish(tmp, out)
+    except BaseException:
+        _unlink(tmp)
+        raise
+    click.echo(f"drew shoe {shoe} of table {table_id} ({rounds} rounds) to {out}", err=True)
+
+
+def _render_png(snapshot: dict[str, Any], *, width: int, height: int, lang: str, theme: str) -> bytes:
+    """PNG bytes of a full board for ``snapshot`` (web.render); bad options exit 2 naming them."""
+    from web import render as renderer
+
+    try:
+        image = renderer.render_board(snapshot, width=width, height=height, lang=lang, theme=theme)
+    except ValueError as exc:  # RenderError / LayoutError name the option in .field
+        field_name = getattr(exc, "field", None)
+        raise click.BadParameter(str(exc), param_hint=f"'--{field_name}'" if field_name else None) from None
+    return renderer.encode_png(image)
+
+
+# --------------------------------------------------------------------------- demo
+@click.command(epilog=_EXIT_CODES)
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="Port on 127.0.0.1 (0 = any free port).")
+@click.option("--tables", type=click.IntRange(1, 64), default=4, show_default=True,
+              help="Number of simulated tables.")
+@click.option("--data", "data", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Data directory to keep [default: a temporary directory removed at exit].")
+@click.option("--fast", is_flag=True, help="Deal fast: a full shoe in a few seconds.")
+@click.option("--pace", type=click.FloatRange(min=0), default=None,
+              help="Mean seconds between two rounds of a table, jittered by a third "
+                   "[default: 3, i.e. 2-4 s; with --fast 0.05].")
+@click.option("--seed", type=int, default=None, help="Random seed for reproducible tables [default: random].")
+@click.option("--token", envvar="ROADS_FEED_TOKEN", show_envvar=True, default=None,
+              help="Feed token the tables post with [default: a random token, printed].")
+@click.option("--duration", type=click.FloatRange(min=0), default=None,
+              help="Stop after this many seconds [default: run until Ctrl+C].")
+@click.option("--verbose", is_flag=True, help="Log every HTTP request.")
+def demo(port: int, tables: int, data: Path | None, fast: bool, pace: float | None, seed: int | None,
+         token: str | None, duration: float | None, verbose: bool) -> None:
+    """Run the service on 127.0.0.1 with simulated tables dealing live.
+
+    Each table has its own variant preset and display name and deals real shoes with the
+    rules engine (burn, cut card, next shoe at shoe end), posting every round through the
+    HTTP feed with the token, exactly as a live table does. Prints the URLs to open.
+    """
+    import logging
+
+    from web.demo import Demo, Pace
+
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("werkzeug").setLevel(logging.INFO if verbose else logging.WARNING)
+    speed = Pace.fast() if fast else Pace()
+    if pace is not None:
+        speed.round_seconds = pace
+        speed.shoe_seconds = min(speed.shoe_seconds, max(pace * 3, 0.5))
+    runner = Demo(port=port, tables=tables, data_dir=data, pace=speed, seed=seed, token=token)
+    try:
+        runner.start()
+    except OSError as exc:
+        hint = " (try another --port, or --port 0 for any free port)" if port else ""
+        raise Failure(f"cannot serve on 127.0.0.1:{port}: {exc.strerror or exc}{hint}") from None
+    previous = signal.signal(signal.SIGTERM, lambda *_: runner.stop_event.set())
+    try:
+        urls = runner.urls()
+        kept = "" if data else ", temporary"
+        click.echo(f"Baccarat roads demo: {len(runner.tables)} simulated tables on {runner.url} "
+                   f"(data: {runner.data_dir}{kept})")
+        click.echo(f"  lobby  {urls['lobby']}")
+        click.echo(f"  table  {urls['table']}   ({runner.tables[0].name})")
+        click.echo(f"  PNG    {urls['png']}")
+        click.echo(f"  API    {urls['api']}")
+        click.echo(f"  tables {', '.join(f'{t.id} {t.name} [{t.variant}]' for t in runner.tables)}")
+        click.echo(f"  feed token {runner.token}")
+        click.echo("Press Ctrl+C to stop." if duration is None else f"Stopping after {duration:g} s.")
+        sys.stdout.flush()
+        try:
+            runner.wait(duration)
+        except KeyboardInterrupt:
+            pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        runner.stop()
+    click.echo(f"stopped: {runner.rounds_sent()} rounds dealt")
+
+
+def register(group: click.Group) -> None:
+    """Add ``demo``, ``simulate``, ``replay`` and ``render`` to the ``roads`` command group."""
+    for command in (demo, simulate, replay, render):
+        group.add_command(command)
+

@@ -1,0 +1,405 @@
+"""The standalone demo and the feed client: the service plus simulated tables dealing live.
+
+:class:`FeedClient` sends feed messages (:mod:`roads.simulator`) to a running service over
+HTTP with the feed token, retrying safely (the feed is idempotent: the same round sent twice
+is a no-op success). ``roads replay`` and the demo's tables both use it, so every round
+enters through the same feed path a live table uses (issue 7), never a side door.
+
+:class:`Demo` runs the service on loopback with werkzeug's threaded server (flask-sock
+WebSockets need a thread per connection) on an embedded store in a temporary or given data
+directory, and one :class:`SimulatedTable` thread per table: each deals real shoes with the
+rules engine at a jittered pace and starts the next shoe at the end of one.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+import shutil
+import socket
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import requests
+from requests.adapters import HTTPAdapter
+from urllib3.util.retry import Retry
+
+from roads import simulator
+
+log = logging.getLogger(__name__)
+
+RETRY_STATUSES: tuple[int, ...] = (429, 500, 502, 503, 504)
+"""HTTP statuses after which a feed message is sent again (server busy or restarting)."""
+
+
+# --------------------------------------------------------------------------- feed client
+class FeedClientError(Exception):
+    """A feed message that could not be delivered; the message says why."""
+
+
+class FeedRejected(FeedClientError):
+    """The service answered a feed message with an error status (4xx, or 5xx after retries).
+
+    ``status`` is the HTTP status, ``error`` the service's ``{"code", "message", "field"}``
+    error object when the body has one (else ``None``), ``path`` the feed path.
+    """
+
+    def __init__(self, path: str, status: int, error: Mapping[str, Any] | None, text: str) -> None:
+        self.path, self.status, self.error = path, status, dict(error) if error else None
+        detail = (error or {}).get("message") or text.strip()[:200] or "(empty body)"
+        field_name = (error or {}).get("field")
+        where = f" (field {field_name!r})" if field_name else ""
+        super().__init__(f"POST {path} -> HTTP {status}: {detail}{where}")
+
+
+class FeedUnavailable(FeedClientError):
+    """The service could not be reached (connection refused, timeout) after every retry."""
+
+
+class FeedClient:
+    """Sends feed messages to a service at ``url`` (e.g. ``"http://127.0.0.1:8000"``).
+
+    Every write carries ``Authorization: Bearer <token>``. Connection errors, timeouts and
+    the statuses in :data:`RETRY_STATUSES` are retried up to ``retries`` times with
+    exponential backoff starting at ``backoff`` seconds (safe because the feed is
+    idempotent); ``timeout`` is per request, in seconds.
+    """
+
+    def __init__(self, url: str, token: str, *, retries: int = 5, backoff: float = 0.2,
+                 timeout: float = 10.0) -> None:
+        self.url = url.rstrip("/")
+        self.timeout = timeout
+        self.session = requests.Session()
+        self.session.headers["Authorization"] = f"Bearer {token}"
+        retry = Retry(total=retries, connect=retries, read=retries, status=retries,
+                      backoff_factor=backoff, status_forcelist=RETRY_STATUSES,
+                      allowed_methods=None, raise_on_status=False,
+                      respect_retry_after_header=True)
+        adapter = HTTPAdapter(max_retries=retry)
+        self.session.mount("http://", adapter)
+        self.session.mount("https://", adapter)
+
+    def post(self, path: str, body: Mapping[str, Any]) -> dict[str, Any]:
+        """POST ``body`` as JSON to ``path``; return the decoded 2xx answer (``{}`` if none).
+
+        Raises :class:`FeedRejected` on an error status and :class:`FeedUnavailable` when
+        the service cannot be reached.
+        """
+        try:
+            resp = self.session.post(self.url + path, json=body, timeout=self.timeout)
+        except requests.RequestException as exc:
+            raise FeedUnavailable(f"POST {self.url}{path}: {exc}") from None
+        return self._answer(path, resp)
+
+    def send(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        """Send one feed message (:func:`roads.simulator.feed_request` gives path and body)."""
+        request = simulator.feed_request(message)
+        return self.post(request.path, request.body)
+
+    def get(self, path: str) -> dict[str, Any] | list[Any] | None:
+        """GET a JSON document; ``None`` on 404. Raises like :meth:`post` otherwise."""
+        try:
+            resp = self.session.get(self.url + path, timeout=self.timeout)
+        except requests.RequestException as exc:
+            raise FeedUnavailable(f"GET {self.url}{path}: {exc}") from None
+        if resp.status_code == 404:
+            return None
+        return self._answer(path, resp)
+
+    @staticmethod
+    def _answer(path: str, resp: requests.Response) -> Any:
+        if resp.status_code >= 400:
+            error = None
+            try:
+                error = resp.json().get("error")
+            except (ValueError, AttributeError):
+                pass
+            raise FeedRejected(path, resp.status_code, error if isinstance(error, dict) else None, resp.text)
+        if not resp.content:
+            return {}
+        try:
+            return resp.json()
+        except ValueError:
+            return {}
+
+    def close(self) -> None:
+        """Close the HTTP connections."""
+        self.session.close()
+
+
+def current_shoe(client: FeedClient, table: str) -> int:
+    """The highest shoe number the service holds for ``table`` (``GET .../shoes``); 0 when none."""
+    listing = client.get(f"/api/tables/{table}/shoes")
+    shoes = listing.get("shoes") if isinstance(listing, dict) else None
+    numbers = [s.get("shoe") for s in shoes or () if isinstance(s, dict)]
+    return max((n for n in numbers if isinstance(n, int) and not isinstance(n, bool)), default=0)
+
+
+# --------------------------------------------------------------------------- demo tables
+DEMO_NAMES: tuple[str, ...] = (
+    "Baccarat 1", "百家乐 8", "บาคาร่า 3", "Mini Baccarat 5", "No Commission 6", "ဘက်ကာရက် 7",
+    "Super Six 9", "ບາຄາຣາ 2",
+)
+"""Display names of the demo tables, in order (Chinese, Thai, Burmese and Lao among them)."""
+
+DEMO_VARIANTS: tuple[str, ...] = (
+    "seed000_live", "seed002", "seed001", "seed004_mini", "seed000_live_no_commission",
+    "seed002_commission", "seed001_no_commission",
+)
+"""Variant presets of the demo tables, in order: one per seed first, so four tables show
+four different rule sets (commission, Super 6 with a burn between rounds, Pok side bets,
+tie 9:1 mini). Presets missing from :data:`roads.variants.PRESETS` are skipped and
+presets not listed here follow."""
+
+
+@dataclass(frozen=True, slots=True)
+class DemoTable:
+    """One simulated table: ``id`` (slug), display ``name``, ``variant`` preset id, ``decks``."""
+
+    id: str
+    name: str
+    variant: str
+    decks: int = simulator.DEFAULT_DECKS
+    burn_between_rounds: bool = False
+
+
+def demo_tables(count: int) -> list[DemoTable]:
+    """``count`` demo tables, each with its own display name and, in turn, a variant preset.
+
+    Variants cycle through :data:`DEMO_VARIANTS` (then any other preset) so neighbouring
+    tables differ; names come from :data:`DEMO_NAMES` (numbered when there are
+    more tables than names). Raises ``ValueError`` when ``count`` is below 1.
+    """
+    from roads.variants import PRESETS
+
+    if count < 1:
+        raise ValueError(f"number of demo tables must be >= 1, got {count!r}")
+    ids = [v for v in DEMO_VARIANTS if v in PRESETS] + [v for v in PRESETS if v not in DEMO_VARIANTS]
+    tables = []
+    for i in range(count):
+        variant = PRESETS[ids[i % len(ids)]]
+        name = DEMO_NAMES[i % len(DEMO_NAMES)]
+        if i >= len(DEMO_NAMES):
+            name = f"{name} #{i // len(DEMO_NAMES) + 1}"
+        tables.append(DemoTable(id=f"t{i + 1}", name=name, variant=variant.id, decks=variant.decks,
+                                burn_between_rounds=variant.burn_between_rounds))
+    return tables
+
+
+def tables_setting(tables: Sequence[DemoTable]) -> dict[str, dict[str, str]]:
+    """The service's ``ROADS_TABLES`` setting for ``tables``: ``{id: {"name", "variant"}}``."""
+    return {t.id: {"name": t.name, "variant": t.variant} for t in tables}
+
+
+@dataclass
+class Pace:
+    """How fast a simulated table deals, in seconds.
+
+    ``round_seconds`` is the mean time between two rounds, jittered uniformly by
+    ``jitter`` (a fraction: 1/3 turns 3 s into 2-4 s); ``shoe_seconds`` is the pause for
+    the shuffle between shoes; ``prefill`` is the most rounds of the first shoe dealt at
+    once at start (a random number from 0 to it), so the lobby is not empty for minutes.
+    """
+
+    round_seconds: float = 3.0
+    jitter: float = 1 / 3
+    shoe_seconds: float = 10.0
+    prefill: int = 40
+
+    @classmethod
+    def fast(cls) -> "Pace":
+        """A full shoe (about 75 rounds) in about four seconds."""
+        return cls(round_seconds=0.05, jitter=0.5, shoe_seconds=0.5, prefill=20)
+
+    def round_delay(self, rng: random.Random) -> float:
+        """Seconds to wait before the next round."""
+        spread = self.round_seconds * self.jitter
+        return max(0.0, rng.uniform(self.round_seconds - spread, self.round_seconds + spread))
+
+
+class SimulatedTable(threading.Thread):
+    """A thread that deals shoe after shoe for ``table`` and posts every message via ``client``.
+
+    Starts at the shoe after the service's current one (so a reused data directory goes
+    on), deals with ``seed`` (``None`` = random), waits per :class:`Pace`, stops when
+    ``stop_event`` is set. ``rounds_sent`` counts acknowledged rounds. A rejected message is
+    logged and the table moves to a fresh shoe; an unreachable service ends the thread.
+    """
+
+    def __init__(self, table: DemoTable, client: FeedClient, pace: Pace, stop_event: threading.Event,
+                 *, seed: int | None = None) -> None:
+        super().__init__(name=f"table-{table.id}", daemon=True)
+        self.table, self.client, self.pace, self.seed = table, client, pace, seed
+        self.stop_event = stop_event
+        self.rounds_sent = 0
+        self.errors: list[str] = []
+
+    def run(self) -> None:
+        """Deal and post until stopped (the thread's body)."""
+        rng = random.Random(self.seed)
+        seed = self.seed if self.seed is not None else secrets.randbits(64)
+        prefill = rng.randint(0, self.pace.prefill) if self.pace.prefill else 0
+        failures = 0
+        while not self.stop_event.is_set():
+            try:
+                first = current_shoe(self.client, self.table.id) + 1
+                for message in simulator.simulate(
+                        self.table.id, seed=seed, shoes=None, first_shoe=first,
+                        decks=self.table.decks, burn_between_rounds=self.table.burn_between_rounds):
+                    if message["type"] == simulator.SHOE:
+                        if message["shoe"] != first and self.stop_event.wait(self.pace.shoe_seconds):
+                            return
+                    elif prefill > 0:
+                        prefill -= 1
+                    elif self.stop_event.wait(self.pace.round_delay(rng)):
+                        return
+                    self.client.send(message)
+                    failures = 0
+                    if message["type"] == simulator.ROUND:
+                        self.rounds_sent += 1
+            except FeedRejected as exc:
+                failures += 1
+                self.errors.append(str(exc))
+                log.warning("table %s: %s; starting a new shoe", self.table.id, exc)
+                if failures >= 5 or self.stop_event.wait(1.0):
+                    return
+            except FeedUnavailable as exc:
+                if not self.stop_event.is_set():
+                    self.errors.append(str(exc))
+                    log.error("table %s: %s; table stopped", self.table.id, exc)
+                return
+
+
+# --------------------------------------------------------------------------- the demo
+class Demo:
+    """The service on ``127.0.0.1:port`` plus simulated tables posting through its feed.
+
+    ``port`` 0 picks a free port (:attr:`port` tells which). ``data_dir`` ``None`` uses a
+    temporary directory removed by :meth:`stop`. ``token`` ``None`` makes a random feed
+    token. Use as a context manager or call :meth:`start` / :meth:`stop`. Raises
+    ``OSError`` from :meth:`start` when the port cannot be bound (nothing is left running
+    or created then).
+    """
+
+    def __init__(self, *, port: int = 8000, tables: int = 4, data_dir: str | Path | None = None,
+                 pace: Pace | None = None, seed: int | None = None, token: str | None = None,
+                 host: str = "127.0.0.1") -> None:
+        self.host, self.requested_port = host, port
+        self.tables = demo_tables(tables)
+        self.pace = pace or Pace()
+        self.seed = seed
+        self.token = token or secrets.token_urlsafe(16)
+        self._tmp: str | None = None
+        self.data_dir = Path(data_dir) if data_dir is not None else None
+        self.stop_event = threading.Event()
+        self.runners: list[SimulatedTable] = []
+        self._server: Any = None
+        self._app: Any = None
+        self._server_thread: threading.Thread | None = None
+        self.port = port
+
+    @property
+    def url(self) -> str:
+        """Base URL of the running service, e.g. ``"http://127.0.0.1:8000"``."""
+        return f"http://{self.host}:{self.port}"
+
+    def urls(self) -> dict[str, str]:
+        """What to open: ``lobby``, ``table`` (the first table), ``png`` (its board), ``api``."""
+        first = self.tables[0].id
+        return {
+            "lobby": f"{self.url}/lobby",
+            "table": f"{self.url}/tables/{first}",
+            "png": f"{self.url}/tables/{first}/board.png",
+            "api": f"{self.url}/api/tables",
+        }
+
+    def make_app(self) -> Any:
+        """The Flask app on the demo's data directory, token and table names/variants."""
+        from web import create_app
+
+        return create_app({
+            "ROADS_FEED_TOKEN": self.token,
+            "ROADS_DATA_DIR": str(self.data_dir),
+            "ROADS_TABLES": tables_setting(self.tables),
+        })
+
+    def start(self) -> "Demo":
+        """Start the server thread, then one :class:`SimulatedTable` per table."""
+        from werkzeug.serving import make_server
+
+        # Bind first, ourselves: werkzeug exits the process on a taken port, we raise OSError.
+        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        try:
+            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            listener.bind((self.host, self.requested_port))
+            listener.listen(128)
+        except BaseException:
+            listener.close()
+            raise
+        if self.data_dir is None:
+            self._tmp = tempfile.mkdtemp(prefix="roads-demo-")
+            self.data_dir = Path(self._tmp)
+        try:
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+            self._app = self.make_app()
+            self._server = make_server(self.host, self.requested_port, self._app, threaded=True,
+                                       fd=listener.fileno())
+        except BaseException:
+            if self._app is not None:
+                self._app.extensions["roads"].close()
+                self._app = None
+            self._cleanup_tmp()
+            raise
+        finally:
+            listener.close()   # the server holds its own duplicate of the socket
+        self.port = self._server.port
+        self._server_thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.1},
+                                               name="roads-demo-server", daemon=True)
+        self._server_thread.start()
+        for i, table in enumerate(self.tables):
+            seed = None if self.seed is None else self.seed * 1000 + i
+            runner = SimulatedTable(table, FeedClient(self.url, self.token), self.pace,
+                                    self.stop_event, seed=seed)
+            self.runners.append(runner)
+            runner.start()
+        return self
+
+    def rounds_sent(self) -> int:
+        """Rounds acknowledged by the service so far, over all tables."""
+        return sum(r.rounds_sent for r in self.runners)
+
+    def wait(self, seconds: float | None = None) -> None:
+        """Block until :meth:`stop` is called or ``seconds`` pass (``None`` = no limit)."""
+        self.stop_event.wait(seconds)
+
+    def stop(self) -> None:
+        """Stop the tables, the server and the store; remove the temporary data directory."""
+        self.stop_event.set()
+        for runner in self.runners:
+            runner.join(timeout=5)
+            runner.client.close()
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+        if self._app is not None:
+            service = self._app.extensions.get("roads")
+            if service is not None:
+                service.close()
+            self._app = None
+        self._cleanup_tmp()
+
+    def _cleanup_tmp(self) -> None:
+        if self._tmp is not None:
+            shutil.rmtree(self._tmp, ignore_errors=True)
+            self._tmp = None
+
+    def __enter__(self) -> "Demo":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

@@ -1,0 +1,447 @@
+"""Fonts for the PNG renderer: a per-language fallback chain of Noto faces, text runs, drawing.
+
+Pillow draws one font per call and has no font fallback, so text is split into runs,
+each drawn with the first font in the language's chain whose character map covers it
+(combining marks stay with their base, spaces and common punctuation stay in the current
+run). Pillow's raqm layout (HarfBuzz + FriBiDi, bundled in the wheels) shapes each run,
+which Thai, Lao and Burmese need (stacked vowels and tone marks, medials, reordering).
+
+Fonts come from the project's own ``static/fonts/`` (OFL Noto files copied from Debian's
+fonts-noto-core and fonts-noto-cjk, see ``static/fonts/OFL.txt``) so a fresh machine needs
+no package; the system's Noto folders are a second source; Pillow's built-in font is the
+last resort (Latin only).
+
+Chains (first match wins per character):
+
+- ``en``: Latin, CJK, Thai, Lao, Myanmar (table names in any script still render)
+- ``zh``: Latin (digits, Latin letters), CJK (Simplified Chinese face), then the others
+- ``th`` / ``lo`` / ``my``: Latin, then that script's face, then the others
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import struct
+import threading
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from PIL import Image, ImageDraw, ImageFont, features
+
+LANGUAGES: tuple[str, ...] = ("en", "zh", "th", "my", "lo")
+"""Languages the renderer labels in (same as web.i18n.LANGUAGES)."""
+
+FONT_DIR = Path(__file__).resolve().parent.parent / "static" / "fonts"
+"""The project's shipped fonts (searched first)."""
+
+SYSTEM_FONT_DIRS: tuple[Path, ...] = (
+    Path("/usr/share/fonts/truetype/noto"),
+    Path("/usr/share/fonts/opentype/noto"),
+    Path("/usr/share/fonts/noto"),
+    Path("/usr/share/fonts/google-noto"),
+    Path("/usr/share/fonts/google-noto-cjk"),
+)
+"""Where Debian/Fedora install Noto (searched after :data:`FONT_DIR`)."""
+
+WEIGHTS: tuple[str, ...] = ("regular", "bold")
+
+HAS_RAQM: bool = bool(features.check("raqm"))
+"""Whether Pillow has raqm (complex-script shaping). Without it Thai/Lao/Burmese marks misplace."""
+
+
+class FontError(ValueError):
+    """An unknown language or weight, or a font file that cannot be read (quotes the input)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Face:
+    """One font face: ``script`` key, file ``path``, ``index`` inside a .ttc collection."""
+
+    script: str
+    path: str
+    index: int = 0
+
+
+# script -> weight -> candidate (file name, collection index), best first.
+_CANDIDATES: dict[str, dict[str, tuple[tuple[str, int], ...]]] = {
+    "latin": {"regular": (("NotoSans-Regular.ttf", 0),), "bold": (("NotoSans-Bold.ttf", 0),)},
+    "thai": {"regular": (("NotoSansThai-Regular.ttf", 0),), "bold": (("NotoSansThai-Bold.ttf", 0),)},
+    "lao": {"regular": (("NotoSansLao-Regular.ttf", 0),), "bold": (("NotoSansLao-Bold.ttf", 0),)},
+    "myanmar": {"regular": (("NotoSansMyanmar-Regular.ttf", 0),), "bold": (("NotoSansMyanmar-Bold.ttf", 0),)},
+    # One CJK weight is shipped (size); index 2 = "Noto Sans CJK SC" (Simplified Chinese forms).
+    "cjk": {
+        "regular": (("NotoSansCJK-Bold.ttc", 2), ("NotoSansCJK-Regular.ttc", 2), ("NotoSansCJKsc-Regular.otf", 0)),
+        "bold": (("NotoSansCJK-Bold.ttc", 2), ("NotoSansCJKsc-Bold.otf", 0), ("NotoSansCJK-Regular.ttc", 2)),
+    },
+}
+
+_SCRIPT_ORDER: dict[str, tuple[str, ...]] = {
+    "en": ("latin", "cjk", "thai", "lao", "myanmar"),
+    "zh": ("latin", "cjk", "thai", "lao", "myanmar"),
+    "th": ("latin", "thai", "cjk", "lao", "myanmar"),
+    "lo": ("latin", "lao", "thai", "cjk", "myanmar"),
+    "my": ("latin", "myanmar", "cjk", "thai", "lao"),
+}
+
+_RAQM_LANGUAGE = {"en": "en", "zh": "zh-Hans", "th": "th", "lo": "lo", "my": "my"}
+
+
+def _find(script: str, weight: str) -> Face | None:
+    dirs = [Path(os.environ["ROADS_FONT_DIR"])] if os.environ.get("ROADS_FONT_DIR") else []
+    dirs += [FONT_DIR, *SYSTEM_FONT_DIRS]
+    for d in dirs:  # the shipped folder wins over system copies for every candidate
+        for name, index in _CANDIDATES[script][weight]:
+            p = d / name
+            if p.is_file():
+                return Face(script, str(p), index)
+    return None
+
+
+@functools.lru_cache(maxsize=None)
+def font_chain(lang: str, weight: str = "bold") -> tuple[Face, ...]:
+    """The faces tried, in order, for text in ``lang`` (``LANGUAGES``) at ``weight`` ("regular"/"bold").
+
+    Faces whose file is missing are left out. Raises :class:`FontError` for an unknown
+    language or weight.
+    """
+    if lang not in _SCRIPT_ORDER:
+        raise FontError(f"unknown language {lang!r}; expected one of {', '.join(LANGUAGES)}")
+    if weight not in WEIGHTS:
+        raise FontError(f"unknown font weight {weight!r}; expected 'regular' or 'bold'")
+    faces = []
+    for script in _SCRIPT_ORDER[lang]:
+        face = _find(script, weight)
+        if face is not None:
+            faces.append(face)
+    return tuple(faces)
+
+
+def primary_face(lang: str, weight: str = "bold") -> Face | None:
+    """The face for ``lang``'s own script (Latin for English): what its labels mostly use."""
+    script = {"en": "latin", "zh": "cjk", "th": "thai", "lo": "lao", "my": "myanmar"}[lang] if lang in _SCRIPT_ORDER else None
+    if script is None:
+        raise FontError(f"unknown language {lang!r}; expected one of {', '.join(LANGUAGES)}")
+    return _find(script, weight)
+
+
+# --------------------------------------------------------------------------- character maps
+
+def _read_cmap(path: str, index: int) -> frozenset[int]:
+    """Code points mapped to a real glyph (glyph id != 0) by the font's Unicode cmap.
+
+    Reads the sfnt table directory (a ``ttcf`` collection's ``index``-th font) and the
+    best Unicode subtable: format 12 (full Unicode) or format 4 (BMP). Raises FontError
+    for files that are not TrueType/OpenType.
+    """
+    with open(path, "rb") as fh:
+        data = fh.read()
+    off = 0
+    if data[:4] == b"ttcf":
+        (num,) = struct.unpack_from(">I", data, 8)
+        if not 0 <= index < num:
+            raise FontError(f"{path!r} has {num} faces; no face {index}")
+        (off,) = struct.unpack_from(">I", data, 12 + 4 * index)
+    (num_tables,) = struct.unpack_from(">H", data, off + 4)
+    cmap_off = None
+    for i in range(num_tables):
+        tag, _, t_off, _ = struct.unpack_from(">4sIII", data, off + 12 + 16 * i)
+        if tag == b"cmap":
+            cmap_off = t_off
+    if cmap_off is None:
+        raise FontError(f"{path!r} has no cmap table")
+    (_, n_sub) = struct.unpack_from(">HH", data, cmap_off)
+    subs = {}
+    for i in range(n_sub):
+        pid, eid, s_off = struct.unpack_from(">HHI", data, cmap_off + 4 + 8 * i)
+        (fmt,) = struct.unpack_from(">H", data, cmap_off + s_off)
+        subs[(pid, eid, fmt)] = cmap_off + s_off
+    for key in ((3, 10, 12), (0, 4, 12), (0, 6, 12), (0, 3, 12)):
+        if key in subs:
+            return _format12(data, subs[key])
+    for key in ((3, 1, 4), (0, 3, 4), (0, 1, 4), (0, 0, 4)):
+        if key in subs:
+            return _format4(data, subs[key])
+    raise FontError(f"{path!r} has no Unicode cmap subtable format 4 or 12")
+
+
+def _format12(data: bytes, o: int) -> frozenset[int]:
+    (n_groups,) = struct.unpack_from(">I", data, o + 12)
+    points: set[int] = set()
+    for g in range(n_groups):
+        start, end, glyph = struct.unpack_from(">III", data, o + 16 + 12 * g)
+        if glyph == 0:
+            start += 1
+        points.update(range(start, end + 1))
+    return frozenset(points)
+
+
+def _format4(data: bytes, o: int) -> frozenset[int]:
+    (seg_x2,) = struct.unpack_from(">H", data, o + 6)
+    seg = seg_x2 // 2
+    ends = struct.unpack_from(f">{seg}H", data, o + 14)
+    starts = struct.unpack_from(f">{seg}H", data, o + 16 + seg_x2)
+    deltas = struct.unpack_from(f">{seg}h", data, o + 16 + 2 * seg_x2)
+    ro_base = o + 16 + 3 * seg_x2
+    range_offsets = struct.unpack_from(f">{seg}H", data, ro_base)
+    points: set[int] = set()
+    for i in range(seg):
+        start, end = starts[i], ends[i]
+        if start == 0xFFFF:
+            continue
+        for cp in range(start, end + 1):
+            if range_offsets[i] == 0:
+                glyph = (cp + deltas[i]) & 0xFFFF
+            else:
+                addr = ro_base + 2 * i + range_offsets[i] + 2 * (cp - start)
+                (glyph,) = struct.unpack_from(">H", data, addr)
+                if glyph:
+                    glyph = (glyph + deltas[i]) & 0xFFFF
+            if glyph:
+                points.add(cp)
+    return frozenset(points)
+
+
+@functools.lru_cache(maxsize=None)
+def coverage(face: Face) -> frozenset[int]:
+    """The set of code points ``face`` has a glyph for (read once, cached)."""
+    return _read_cmap(face.path, face.index)
+
+
+def covers(face: Face, char: str) -> bool:
+    """Whether ``face`` has a glyph for the single character ``char``."""
+    return ord(char) in coverage(face)
+
+
+# --------------------------------------------------------------------------- runs
+
+_NEUTRAL_CATEGORIES = {"Zs", "Po", "Pd", "Ps", "Pe", "Pi", "Pf", "Sm", "Sc", "Sk", "So", "Cc", "Cf"}
+_INVISIBLE = {"\u200b", "\u200c", "\u200d", "\u2060", "\ufe0f", "\ufe0e"}
+
+
+def runs(text: str, lang: str, weight: str = "bold") -> list[tuple[str, Face | None]]:
+    """Split ``text`` into ``(substring, face)`` runs for ``lang``'s chain.
+
+    Each character goes to the first face of :func:`font_chain` that covers it, except that
+    combining marks and zero-width joiners stay in the current run, and spaces/punctuation
+    stay in the current run when its face covers them. ``face`` is ``None`` for characters
+    no face covers (they would show as missing-glyph boxes). Cached per string.
+    """
+    return list(_runs(text, lang, weight))
+
+
+@functools.lru_cache(maxsize=8192)
+def _runs(text: str, lang: str, weight: str) -> tuple[tuple[str, Face | None], ...]:
+    chain = font_chain(lang, weight)
+    out: list[list] = []
+    current: Face | None = None
+    for ch in text:
+        cat = unicodedata.category(ch)
+        face: Face | None
+        if out and (cat.startswith("M") or ch in _INVISIBLE):
+            face = current
+        elif out and current is not None and cat in _NEUTRAL_CATEGORIES and covers(current, ch):
+            face = current
+        else:
+            face = next((f for f in chain if covers(f, ch)), None)
+        if out and face == current:
+            out[-1][0] += ch
+        else:
+            out.append([ch, face])
+            current = face
+    return tuple((t, f) for t, f in out)
+
+
+def missing_characters(text: str, lang: str, weight: str = "bold") -> set[str]:
+    """Characters of ``text`` that no face of ``lang``'s chain covers (spaces and joiners ignored)."""
+    chain = font_chain(lang, weight)
+    return {
+        ch for ch in text
+        if not ch.isspace() and ch not in _INVISIBLE and not any(covers(f, ch) for f in chain)
+    }
+
+
+# --------------------------------------------------------------------------- drawing
+
+_font_lock = threading.RLock()  # FreeType faces are shared between request threads
+
+
+@functools.lru_cache(maxsize=512)
+def get_font(face: Face | None, size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """A Pillow font for ``face`` at ``size`` px (cached). ``None`` -> Pillow's built-in font."""
+    size = max(1, int(size))
+    if face is None:
+        return ImageFont.load_default(size)
+    layout = ImageFont.Layout.RAQM if HAS_RAQM else ImageFont.Layout.BASIC
+    return ImageFont.truetype(face.path, size, index=face.index, layout_engine=layout)
+
+
+def _shaped(text: str, lang: str, weight: str, size: int):
+    """Runs with their Pillow fonts: ``[(substring, font), ...]``."""
+    return [(t, get_font(f, size)) for t, f in _runs(text, lang, weight)]
+
+
+def _kw(lang: str, font=None) -> dict:
+    """Layout keywords for ``font``: the language tag (raqm picks the right glyph forms by it,
+    e.g. Simplified Chinese); nothing for fonts without raqm (Pillow's built-in font)."""
+    if not HAS_RAQM or (font is not None and getattr(font, "layout_engine", None) != ImageFont.Layout.RAQM):
+        return {}
+    return {"language": _RAQM_LANGUAGE.get(lang)}
+
+
+def text_width(text: str, *, size: int, lang: str = "en", weight: str = "bold") -> float:
+    """Advance width in px of ``text`` at ``size`` px with ``lang``'s fonts (shaped; cached)."""
+    return _text_width(text, int(size), lang, weight)
+
+
+@functools.lru_cache(maxsize=16384)
+def _text_width(text: str, size: int, lang: str, weight: str) -> float:
+    with _font_lock:
+        return sum(font.getlength(t, **_kw(lang, font)) for t, font in _shaped(text, lang, weight, size))
+
+
+def line_metrics(text: str, *, size: int, lang: str = "en", weight: str = "bold") -> tuple[int, int]:
+    """``(ascent, descent)`` in px of the ink of ``text`` relative to its baseline (descent >= 0)."""
+    top, bottom = 0, 0
+    with _font_lock:
+        for t, font in _shaped(text, lang, weight, size):
+            if not t.strip():
+                continue
+            l, tp, r, b = font.getbbox(t, anchor="ls", **_kw(lang, font))
+            top, bottom = min(top, tp), max(bottom, b)
+    return -top, bottom
+
+
+def font_metrics(text: str, *, size: int, lang: str = "en", weight: str = "bold") -> tuple[int, int]:
+    """``(ascent, descent)`` in px from the font tables of the faces ``text`` uses (its line box).
+
+    Unlike :func:`line_metrics` (the ink), this is stable for every string of a script, so
+    lines stacked with it never collide, whatever marks Burmese or Thai stack above or below.
+    """
+    return _font_metrics(text, int(size), lang, weight)
+
+
+@functools.lru_cache(maxsize=4096)
+def _font_metrics(text: str, size: int, lang: str, weight: str) -> tuple[int, int]:
+    asc, desc = 0, 0
+    with _font_lock:
+        for t, font in _shaped(text or "H", lang, weight, size):
+            a, d = font.getmetrics() if hasattr(font, "getmetrics") else (size, size // 4)
+            asc, desc = max(asc, a), max(desc, d)
+    return asc, desc
+
+
+def fit_size(text: str, max_width: float, max_size: int, *, lang: str = "en", weight: str = "bold",
+             min_size: int = 8) -> int:
+    """Largest size <= ``max_size`` (and >= ``min_size``) at which ``text`` is at most ``max_width`` px wide."""
+    size = max(min_size, int(max_size))
+    w = text_width(text, size=size, lang=lang, weight=weight)
+    if w <= max_width or size <= min_size:
+        return size
+    size = max(min_size, int(size * max_width / max(w, 1)))
+    while size > min_size and text_width(text, size=size, lang=lang, weight=weight) > max_width:
+        size -= 1
+    return size
+
+
+def ellipsize(text: str, max_width: float, *, size: int, lang: str = "en", weight: str = "bold") -> str:
+    """``text`` cut to fit ``max_width`` px at ``size`` with a trailing ellipsis when cut."""
+    if text_width(text, size=size, lang=lang, weight=weight) <= max_width:
+        return text
+    chars = list(text)
+    while chars:
+        chars.pop()
+        while chars and unicodedata.category(chars[-1]).startswith("M"):
+            chars.pop()
+        cand = "".join(chars).rstrip() + "\u2026"
+        if text_width(cand, size=size, lang=lang, weight=weight) <= max_width:
+            return cand
+    return ""
+
+
+def draw_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, *, size: int, fill,
+              lang: str = "en", weight: str = "bold", anchor: str = "ls", stroke: int = 0,
+              stroke_fill=None) -> tuple[float, float, float, float]:
+    """Draw ``text`` run by run on a shared baseline; returns the ink box ``(l, t, r, b)``.
+
+    ``anchor``: horizontal ``l``/``m``/``r`` then vertical ``s`` (``xy`` is on the
+    baseline) or ``m`` (``xy`` is the vertical middle of the ink of the text).
+    """
+    if not text:
+        return (xy[0], xy[1], xy[0], xy[1])
+    h, v = anchor[0], anchor[1]
+    width = text_width(text, size=size, lang=lang, weight=weight)
+    x = xy[0] - (width / 2 if h == "m" else width if h == "r" else 0)
+    y = xy[1]
+    if v == "m":
+        asc, desc = _middle_metrics(text, size, lang, weight)
+        y = xy[1] + (asc - desc) / 2
+    fill_mask, stroke_mask, left, top = _text_sprite(text, int(size), lang, weight, int(stroke))
+    px, py = round(x) + left, round(y) + top
+    if stroke_mask is not None:
+        draw.bitmap((px - stroke, py - stroke), stroke_mask, fill=stroke_fill)
+    draw.bitmap((px, py), fill_mask, fill=fill)
+    return (px, py, px + fill_mask.width, py + fill_mask.height)
+
+
+@functools.lru_cache(maxsize=4096)
+def _text_sprite(text: str, size: int, lang: str, weight: str, stroke: int):
+    """``(fill mask, stroke mask or None, left, top)``: ``text`` drawn once as coverage masks;
+    ``left``/``top`` place the fill mask relative to the text's origin on its baseline (the
+    stroke mask is ``stroke`` px larger on every side). Labels repeat on every board, so
+    drawing a board mostly pastes cached masks instead of shaping and rasterising again."""
+    with _font_lock:
+        shaped = _shaped(text, lang, weight, size)
+        pieces = []
+        x = 0.0
+        l_all, t_all, r_all, b_all = 0, 0, 1, 1
+        for t, font in shaped:
+            kw = _kw(lang, font)
+            l, tp, r, b = font.getbbox(t, anchor="ls", **kw)
+            pieces.append((x, t, font, kw))
+            l_all, t_all = min(l_all, int(x + l)), min(t_all, tp)
+            r_all, b_all = max(r_all, int(x + r) + 1), max(b_all, b)
+            x += font.getlength(t, **kw)
+        w, h = r_all - l_all, b_all - t_all
+        fill_mask = Image.new("L", (w, h), 0)
+        d = ImageDraw.Draw(fill_mask)
+        for px, t, font, kw in pieces:
+            d.text((px - l_all, -t_all), t, font=font, fill=255, anchor="ls", **kw)
+        stroke_mask = None
+        if stroke:
+            stroke_mask = Image.new("L", (w + 2 * stroke, h + 2 * stroke), 0)
+            sd = ImageDraw.Draw(stroke_mask)
+            for px, t, font, kw in pieces:
+                sd.text((px - l_all + stroke, -t_all + stroke), t, font=font, fill=255, anchor="ls",
+                        stroke_width=stroke, stroke_fill=255, **kw)
+    return fill_mask, stroke_mask, l_all, t_all
+
+
+@functools.lru_cache(maxsize=8192)
+def _middle_metrics(text: str, size: int, lang: str, weight: str) -> tuple[float, float]:
+    """Ascent/descent used to centre a line: the Latin cap height band unless other scripts are taller.
+
+    Centering on each string's own ink would make "Banker" and "19" sit at different
+    baselines; centring the band from the baseline to cap height (and the real ink of
+    taller scripts) keeps rows of labels aligned.
+    """
+    latin = get_font(_find("latin", weight), size) if _find("latin", weight) else None
+    cap = latin.getbbox("H", anchor="ls")[1] if latin is not None else -size * 0.7
+    asc, desc = -cap, 0.0
+    if any(f is not None and f.script != "latin" for _, f in _runs(text, lang, weight)):
+        a, d = line_metrics(text, size=size, lang=lang, weight=weight)
+        asc, desc = max(asc, a), d
+    return asc, desc
+
+
+def reset_caches() -> None:
+    """Forget every cached font choice, width and text mask (after fonts are added or removed)."""
+    for fn in (font_chain, coverage, get_font, _runs, _text_width, _font_metrics, _text_sprite, _middle_metrics):
+        fn.cache_clear()
+
+
+def font_report() -> dict[str, list[str]]:
+    """For diagnostics: language -> the font files of its chain (bold)."""
+    return {lang: [f"{Path(f.path).name}#{f.index}" for f in font_chain(lang)] for lang in LANGUAGES}

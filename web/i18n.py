@@ -1,0 +1,152 @@
+"""Label catalogues for the scoreboards: English, Chinese (simplified), Thai, Burmese, Lao.
+
+Strings live in ``web/i18n/<lang>.json`` (flat ``{"key": "label"}`` objects), never in
+templates or JavaScript. The HTML pages, the JavaScript renderer (which receives the whole
+catalogue as JSON) and the PNG renderer all read the same catalogues.
+
+Keys are grouped by prefix: ``winner.B|P|T`` and ``winner_short.*`` (bead letters),
+``road.<road name>``, ``stats.<stat key>``, ``bet.<bet id>`` (the bet ids of
+``roads.variants``), ``good_road.<pattern id>`` and ``ui.*``. Labels may contain a ``{n}``
+placeholder (see :func:`translate`).
+
+The local words come from the seeds (``shared/seeds``) and issue 5: Burmese Player ထိုးသား,
+Banker ဒိုင်, Tie သရေ, natural တန်းဒို, round အလှည့် and shoe ဖဲထုပ်ပေးစက် (seed 000);
+Thai เพลเยอร์, แบงเกอร์, เสมอ, ไพ่คู่ (pair), ไพ่ป๊อก (natural), ใหญ่/เล็ก (Big/Small),
+ซุปเปอร์ 6+ (seed 001); Lao ຜູ້ຫຼິ້ນ, ເຈົ້າມື, ເສມີ, ໄພ່ປ໋ອງ (natural), ຮອບ (round) (seed 003);
+Chinese 闲, 庄, 和 and the customary road names (大路, 珠盘路, 大眼仔, 小路, 蟑螂路).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from pathlib import Path
+from typing import Any, Mapping
+
+LANGUAGES: tuple[str, ...] = ("en", "zh", "th", "my", "lo")
+"""Supported language codes (ISO 639-1), English first: it is the fallback for every key."""
+
+DEFAULT_LANGUAGE = "en"
+
+CATALOGUE_DIR = Path(__file__).resolve().parent / "i18n"
+"""Folder of the ``<lang>.json`` catalogues."""
+
+_LANGUAGE_ALIASES = {
+    # Tags whose primary subtag differs from ours but mean the same language.
+    "bur": "my",  # ISO 639-2 Burmese
+    "mya": "my",
+    "tha": "th",
+    "lao": "lo",
+    "zho": "zh",
+    "chi": "zh",
+}
+_TAG_RE = re.compile(r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*$")
+
+
+class UnknownLanguageError(ValueError):
+    """A language code that is not one of :data:`LANGUAGES` (after normalising the tag)."""
+
+    def __init__(self, lang: object) -> None:
+        super().__init__(f"unknown language {lang!r}; expected one of {', '.join(LANGUAGES)}")
+        self.lang = lang
+
+
+class UnknownLabelError(ValueError):
+    """A label key that is in no catalogue, not even the English one."""
+
+    def __init__(self, key: object) -> None:
+        super().__init__(f"unknown label key {key!r}")
+        self.key = key
+
+
+_lock = threading.Lock()
+_cache: dict[str, dict[str, str]] = {}
+
+
+def normalize_language(tag: str | None) -> str | None:
+    """Map a language tag (``"zh-CN"``, ``"th_TH"``, ``"MY"``, ``"mya"``) to one of :data:`LANGUAGES`.
+
+    Returns ``None`` for an empty, malformed or unsupported tag (callers fall back).
+    Traditional Chinese tags map to ``"zh"`` too: simplified is the only Chinese catalogue.
+    """
+    if not tag or not isinstance(tag, str) or not _TAG_RE.match(tag.strip()):
+        return None
+    primary = re.split(r"[-_]", tag.strip())[0].lower()
+    primary = _LANGUAGE_ALIASES.get(primary, primary)
+    return primary if primary in LANGUAGES else None
+
+
+def catalogue(lang: str) -> dict[str, str]:
+    """The complete catalogue for ``lang``: every English key, with ``lang``'s label where it has one.
+
+    Returns a new dict each call (callers may mutate it, e.g. to serialise it into a page).
+    Catalogue files are read once per process.
+
+    Raises :class:`UnknownLanguageError` if ``lang`` is not one of :data:`LANGUAGES`.
+    """
+    if lang not in LANGUAGES:
+        raise UnknownLanguageError(lang)
+    merged = dict(_load(DEFAULT_LANGUAGE))
+    if lang != DEFAULT_LANGUAGE:
+        merged.update(_load(lang))
+    return merged
+
+
+def translate(key: str, lang: str, **values: Any) -> str:
+    """The label for ``key`` in ``lang`` (English when ``lang`` lacks it), ``{name}`` filled from ``values``.
+
+    Example: ``translate("ui.rounds_left", "th", n=19)`` -> ``"เหลือ 19 รอบ"``.
+
+    Raises :class:`UnknownLanguageError` for a language not in :data:`LANGUAGES` and
+    :class:`UnknownLabelError` for a key that not even the English catalogue has.
+    """
+    if lang not in LANGUAGES:
+        raise UnknownLanguageError(lang)
+    label = _load(lang).get(key)
+    if label is None:
+        label = _load(DEFAULT_LANGUAGE).get(key)
+    if label is None:
+        raise UnknownLabelError(key)
+    for name, value in values.items():
+        label = label.replace("{" + name + "}", str(value))
+    return label
+
+
+def pick_language(request: Any) -> str:
+    """The page language for a Flask ``request``: ``?lang=`` if supported, else Accept-Language, else English.
+
+    ``?lang=`` accepts any tag :func:`normalize_language` understands (``zh-CN``, ``th``);
+    an unsupported ``?lang=`` is ignored rather than rejected, so a shared link with a
+    language we lack still shows the board. Accept-Language entries are tried in quality
+    order (``"my-MM,my;q=0.9,en;q=0.5"`` -> ``"my"``).
+    """
+    chosen = normalize_language(request.args.get("lang"))
+    if chosen:
+        return chosen
+    for tag, _quality in request.accept_languages:  # werkzeug sorts by quality, best first
+        chosen = normalize_language(tag)
+        if chosen:
+            return chosen
+    return DEFAULT_LANGUAGE
+
+
+def label_keys(lang: str = DEFAULT_LANGUAGE) -> frozenset[str]:
+    """The keys that ``lang``'s own file defines (without the English fallback). For completeness tests."""
+    if lang not in LANGUAGES:
+        raise UnknownLanguageError(lang)
+    return frozenset(_load(lang))
+
+
+def _load(lang: str) -> Mapping[str, str]:
+    with _lock:
+        cached = _cache.get(lang)
+        if cached is None:
+            path = CATALOGUE_DIR / f"{lang}.json"
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if not isinstance(data, dict) or not all(
+                isinstance(k, str) and isinstance(v, str) for k, v in data.items()
+            ):
+                raise ValueError(f"catalogue {str(path)!r} must be a flat object of strings")
+            cached = _cache[lang] = data
+        return cached

@@ -1,0 +1,223 @@
+"""Durable storage of table events behind a small interface (:class:`Store`), and the SQLite store.
+
+The unit of storage is an :class:`Event`: one accepted feed write (a shoe start, a round, a
+void, a correction) of one table, numbered by ``seq`` = 1, 2, 3, ... per table with no gaps.
+A table's state (its shoes, rounds and roads) is a pure function of its event sequence, and
+``seq`` is the table's version after the event, so replaying the stored events rebuilds every
+table exactly, version for version (architecture.md: "on restart the same record calls
+replay the stored rounds").
+
+The service validates a write against its in-memory state and then calls :meth:`Store.append`
+with the next ``seq``; the store makes it durable before returning, or raises. A store shared
+by several processes (the Redis store of issue 8) refuses a ``seq`` that another process took
+(:class:`SeqTaken`); the service then catches up with :meth:`Store.events_after`, validates
+again and retries. Events appended by other processes reach the service through the callback
+given to :meth:`Store.start`.
+
+:class:`SqliteStore` (the default, single process) keeps every event in one SQLite file in WAL
+mode with ``synchronous=FULL``: a committed event survives a killed process and a power cut.
+"""
+
+from __future__ import annotations
+
+import abc
+import json
+import sqlite3
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Mapping
+
+EVENT_KINDS = ("shoe", "round", "void", "correct")
+"""The kinds of event: a shoe started explicitly, a round recorded, voided, corrected."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One accepted feed write of one table (immutable).
+
+    ``table``: table id. ``seq``: 1-based position in the table's event sequence, consecutive
+    with no gaps; the table's version once the event is applied. ``kind``: one of
+    :data:`EVENT_KINDS`. ``shoe``: shoe number. ``round``: round number within the shoe
+    (``None`` for ``"shoe"``). ``data``: JSON-ready payload (shapes in :mod:`web.service`).
+    ``at``: server clock when the write was accepted, Unix time in seconds.
+    """
+
+    table: str
+    seq: int
+    kind: str
+    shoe: int
+    round: int | None
+    data: Mapping[str, Any] = field(hash=False)
+    at: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.kind not in EVENT_KINDS:
+            raise ValueError(f"event kind must be one of {EVENT_KINDS}, got {self.kind!r}")
+        if self.seq < 1:
+            raise ValueError(f"event seq must be >= 1, got {self.seq!r}")
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready dict with every field (the round trip of :meth:`from_json`)."""
+        return {"table": self.table, "seq": self.seq, "kind": self.kind, "shoe": self.shoe,
+                "round": self.round, "data": dict(self.data), "at": self.at}
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> "Event":
+        """Inverse of :meth:`to_json`; raises ``KeyError``/``ValueError`` on a bad dict."""
+        return cls(table=d["table"], seq=int(d["seq"]), kind=d["kind"], shoe=int(d["shoe"]),
+                   round=None if d.get("round") is None else int(d["round"]),
+                   data=d["data"], at=float(d["at"]))
+
+    def data_json(self) -> str:
+        """``data`` as compact JSON text with sorted keys (what the stores keep)."""
+        return json.dumps(self.data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+class StoreError(Exception):
+    """Base class of store failures."""
+
+
+class SeqTaken(StoreError):
+    """The event's ``(table, seq)`` (or its ``(table, shoe, round)`` round) is already stored:
+    another writer appended first. Nothing was written; catch up and validate again."""
+
+
+class StoreUnavailable(StoreError):
+    """The store cannot take the write now (disk full, database locked, Redis unreachable).
+    Nothing was written; the service answers 503."""
+
+
+class Store(abc.ABC):
+    """Where a table's events are kept. Implementations: :class:`SqliteStore`, the Redis store."""
+
+    @abc.abstractmethod
+    def load(self) -> Iterator[Event]:
+        """Every stored event, each table's in ``seq`` order (tables may interleave)."""
+
+    @abc.abstractmethod
+    def append(self, event: Event) -> None:
+        """Store ``event`` durably before returning.
+
+        Raises :class:`SeqTaken` when ``(event.table, event.seq)`` is taken (or, for a
+        ``"round"`` event, when ``(table, shoe, round)`` already has a round), and
+        :class:`StoreUnavailable` when the write cannot be made; in both cases nothing is stored.
+        """
+
+    @abc.abstractmethod
+    def events_after(self, table: str, seq: int) -> list[Event]:
+        """``table``'s events with ``seq`` greater than ``seq``, in order (catching up)."""
+
+    def start(self, on_event: Callable[[Event], None]) -> None:
+        """Begin delivering events appended by *other* processes to ``on_event`` (from a
+        background thread). A single-process store (SQLite) has none: the default does nothing."""
+
+    def close(self) -> None:
+        """Release connections and threads. The default does nothing."""
+
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS events (
+    table_id TEXT    NOT NULL,
+    seq      INTEGER NOT NULL CHECK (seq >= 1),
+    kind     TEXT    NOT NULL CHECK (kind IN ('shoe', 'round', 'void', 'correct')),
+    shoe     INTEGER NOT NULL,
+    round    INTEGER,
+    data     TEXT    NOT NULL,
+    at       REAL    NOT NULL,
+    PRIMARY KEY (table_id, seq)
+) WITHOUT ROWID;
+CREATE UNIQUE INDEX IF NOT EXISTS one_round_per_number
+    ON events (table_id, shoe, round) WHERE kind = 'round';
+"""
+"""SQLite schema: one row per event; ``data`` is compact JSON, ``at`` Unix seconds."""
+
+SCHEMA_VERSION = 1
+"""``PRAGMA user_version`` of the file; a file of another version is refused."""
+
+
+class SqliteStore(Store):
+    """Events in one SQLite file (WAL, ``synchronous=FULL``); for one process.
+
+    ``path``: the database file (its directory is created). One connection, shared by
+    request threads under a lock; every :meth:`append` is its own committed transaction,
+    fsynced before it returns. Raises :class:`StoreError` when the file is of another
+    schema version.
+    """
+
+    FILENAME = "roads.sqlite3"
+    """File name under the data directory."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10.0)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if version not in (0, SCHEMA_VERSION):
+            self._db.close()
+            raise StoreError(f"{self.path}: schema version {version}, this service reads {SCHEMA_VERSION}")
+        self._db.executescript(SCHEMA)
+        self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    @classmethod
+    def in_dir(cls, data_dir: str | Path) -> "SqliteStore":
+        """The store of a data directory (``<data_dir>/roads.sqlite3``)."""
+        return cls(Path(data_dir) / cls.FILENAME)
+
+    def load(self) -> Iterator[Event]:
+        """Every event, ordered by table id then ``seq``."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT table_id, seq, kind, shoe, round, data, at FROM events ORDER BY table_id, seq"
+            ).fetchall()
+        return (self._event(r) for r in rows)
+
+    def append(self, event: Event) -> None:
+        """Insert and commit ``event`` (durable on return); see :meth:`Store.append`."""
+        row = (event.table, event.seq, event.kind, event.shoe, event.round, event.data_json(), event.at)
+        with self._lock:
+            try:
+                self._db.execute(
+                    "INSERT INTO events (table_id, seq, kind, shoe, round, data, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    row,
+                )
+            except sqlite3.IntegrityError as e:
+                raise SeqTaken(f"table {event.table!r} seq {event.seq} (shoe {event.shoe} round {event.round}) is taken: {e}") from None
+            except sqlite3.Error as e:
+                raise StoreUnavailable(f"cannot write to {self.path}: {e}") from None
+
+    def events_after(self, table: str, seq: int) -> list[Event]:
+        """``table``'s events after ``seq``, in order."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT table_id, seq, kind, shoe, round, data, at FROM events WHERE table_id = ? AND seq > ? ORDER BY seq",
+                (table, seq),
+            ).fetchall()
+        return [self._event(r) for r in rows]
+
+    def close(self) -> None:
+        """Close the connection (a clean close also folds the WAL into the file)."""
+        with self._lock:
+            self._db.close()
+
+    @staticmethod
+    def _event(row: Iterable[Any]) -> Event:
+        table, seq, kind, shoe, rnd, data, at = row
+        return Event(table=table, seq=seq, kind=kind, shoe=shoe, round=rnd, data=json.loads(data), at=at)
+
+
+def open_store(config: Mapping[str, Any]) -> Store:
+    """The store the settings select: the Redis store when ``ROADS_REDIS_URL`` is set (issue 8,
+    module ``web.redis_store``, class ``RedisStore(url, config)``), else :class:`SqliteStore` in
+    ``ROADS_DATA_DIR``. Raises :class:`StoreError` when Redis is asked for but not installed."""
+    url = config.get("ROADS_REDIS_URL")
+    if url:
+        try:
+            from web.redis_store import RedisStore  # type: ignore[import-not-found]
+        except ImportError as e:
+            raise StoreError(f"ROADS_REDIS_URL is set ({url!r}) but the Redis store is not available: {e}") from None
+        return RedisStore(url, config)
+    return SqliteStore.in_dir(config["ROADS_DATA_DIR"])
