@@ -47,6 +47,23 @@ def ask(lengths: Sequence[int], winners: Sequence[str]) -> dict[str, dict[str, s
         return {"banker": dict(_NONE), "player": dict(_NONE)}
     c = len(lengths) - 1
     n = lengths[c]
+    # The answer depends only on these: look it up (the dicts are shared, read-only).
+    key = (winners[c], n, lengths[c - 1] if c >= 1 else 0, lengths[c - 2] if c >= 2 else 0,
+           lengths[c - 3] if c >= 3 else 0)
+    hit = _cache.get(key)
+    if hit is not None:
+        return hit
+    if len(_cache) >= _CACHE_MAX:
+        _cache.clear()
+    hit = _cache[key] = _ask(lengths, winners, c, n)
+    return hit
+
+
+_CACHE_MAX = 4096
+_cache: dict[tuple, dict] = {}
+
+
+def _ask(lengths: Sequence[int], winners: Sequence[str], c: int, n: int) -> dict[str, dict[str, str | None]]:
     # Continue the newest column: cell (c, n), n >= 1; red unless column c-k has exactly n cells.
     same = {
         "big_eye_boy": (BLUE if lengths[c - 1] == n else RED) if c >= 1 else None,

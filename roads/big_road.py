@@ -106,14 +106,14 @@ class BigRoad:
             r = self.lengths[c]
             self.columns[c].append(cell)
             self.lengths[c] = r + 1
-            x, y = self.grid.place(False)
+            x, y = self.grid.extend()
         else:
             c = len(self.columns)
             r = 0
             self.columns.append([cell])
             self.lengths.append(1)
             self.winners.append(w)
-            x, y = self.grid.place(True)
+            x, y = self.grid.start()
         self.cells.append({"x": x, "y": y, "column": c, "row": r})
         return c, r
 

@@ -109,12 +109,12 @@ class DerivedRoad:
             col = columns[c]
             r = len(col)
             col.append(color)
-            x, y = self.grid.place(False)
+            x, y = self.grid.extend()
         else:
             c = len(columns)
             r = 0
             columns.append([color])
-            x, y = self.grid.place(True)
+            x, y = self.grid.start()
         seq.append(color)
         self.cells.append({"x": x, "y": y, "column": c, "row": r, "color": color})
         return color

@@ -67,34 +67,52 @@ class TailGrid:
         return [divmod(k, rows) for k in self._keys]
 
     def place(self, new_column: bool) -> tuple[int, int]:
-        """Place the next entry and return its grid cell ``(x, y)``.
+        """Place the next entry and return its grid cell ``(x, y)``: :meth:`start` when
+        ``new_column`` is True (or the grid is empty), else :meth:`extend`."""
+        if new_column or self._x < 0:
+            return self.start()
+        return self.extend()
 
-        ``new_column`` is True when the entry starts a new logical column (the first entry
-        always does, whatever is passed).
-        """
+    def start(self) -> tuple[int, int]:
+        """Place the first entry of a new logical column; return its cell ``(x, 0)``."""
         rows = self.rows
         taken = self._taken
-        if new_column or self._x < 0:
-            x = self._sx + 1
-            while x * rows in taken:
+        x = self._sx + 1
+        while x * rows in taken:
+            x += 1
+        key = x * rows
+        taken.add(key)
+        self._starts.append((len(self._keys), x))
+        self._keys.append(key)
+        width = self.width
+        self._widths.append(width)
+        if x >= width:
+            self.width = x + 1
+        self._sx = self._x = x
+        self._y = 0
+        return x, 0
+
+    def extend(self) -> tuple[int, int]:
+        """Place the next entry of the newest logical column (down, or right along a dragon
+        tail); return its cell. The grid must not be empty (``IndexError`` otherwise)."""
+        x = self._x
+        if x < 0:
+            raise IndexError("extend on an empty road grid: start a column first")
+        rows = self.rows
+        taken = self._taken
+        y = self._y + 1
+        if x != self._sx or y == rows or x * rows + y in taken:
+            # Dragon tail: turn right along the current row (and stay turned).
+            y -= 1
+            x += 1
+            while x * rows + y in taken:  # cannot happen (module docstring); defensive
                 x += 1
-            y = 0
-            self._sx = x
-            self._starts.append((len(self._keys), x))
-        else:
-            x = self._x
-            y = self._y + 1
-            if x != self._sx or y == rows or x * rows + y in taken:
-                # Dragon tail: turn right along the current row (and stay turned).
-                y -= 1
-                x += 1
-                while x * rows + y in taken:  # cannot happen (module docstring); defensive
-                    x += 1
         key = x * rows + y
         taken.add(key)
         self._keys.append(key)
-        self._widths.append(self.width)
-        if x >= self.width:
+        width = self.width
+        self._widths.append(width)
+        if x >= width:
             self.width = x + 1
         self._x = x
         self._y = y

@@ -85,6 +85,12 @@ class ShoeRoads:
     until the next change: treat them as read-only.
     """
 
+    __slots__ = (
+        "patterns", "bead_plate", "big_road", "big_eye_boy", "small_road", "cockroach_pig", "stats",
+        "_good", "_derived", "_numbers", "_results", "_void", "_last_number", "_changes",
+        "_j_template", "_j_bead", "_j_big", "_j_derived", "_j_ask", "_j_stats", "_j_good", "_j_voided",
+    )
+
     def __init__(self, *, good_roads: Sequence[GoodRoad] = DEFAULT_GOOD_ROADS) -> None:
         self._good = GoodRoadTracker(good_roads)
         self.patterns: tuple[GoodRoad, ...] = self._good.patterns
@@ -168,7 +174,8 @@ class ShoeRoads:
                 round_number,
                 f"round {round_number!r} is not after the last recorded round {self._last_number}",
             )
-        _check_result(result)
+        if type(result) is not RoundResult:
+            _check_result(result)
         self._numbers.append(round_number)
         self._results.append(result)
         self._last_number = round_number

@@ -109,6 +109,29 @@ def test_a_new_shoe_is_pushed_with_its_shoe_number(server, client, auth):
         ws.close()
 
 
+def test_void_and_correction_are_pushed(server, client, auth):
+    post_round(client, auth, "T1", 1, 1, ROUND_B)
+    post_round(client, auth, "T1", 1, 2, ROUND_P_NATURAL)
+    ws = connect(server, "/ws/tables/T1")
+    try:
+        first = recv_json(ws)
+        assert [c["x"] for c in first["data"]["big_road"]["cells"]] == [0, 1]
+        resp = client.put("/api/tables/T1/shoes/1/rounds/2", json=ROUND_B, headers=auth)
+        assert resp.status_code in (200, 201), resp.get_data(as_text=True)
+        corrected = recv_snapshot(ws)
+        assert corrected["version"] == first["version"] + 1
+        # Round 2 is now a second Banker: it goes down the first column.
+        assert [(c["x"], c["y"]) for c in corrected["data"]["big_road"]["cells"]] == [(0, 0), (0, 1)]
+        resp = client.post("/api/tables/T1/shoes/1/rounds/2/void", json={"reason": "misdeal"}, headers=auth)
+        assert resp.status_code in (200, 201), resp.get_data(as_text=True)
+        voided = recv_snapshot(ws)
+        assert voided["version"] == first["version"] + 2
+        assert [(c["x"], c["y"]) for c in voided["data"]["big_road"]["cells"]] == [(0, 0)]
+        assert [b["round"] for b in voided["data"]["bead_plate"]] == [1]
+    finally:
+        ws.close()
+
+
 def test_unknown_table_gets_an_error_frame_then_close_4404(server):
     ws = connect(server, "/ws/tables/NOPE")
     try:
