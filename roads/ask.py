@@ -41,7 +41,9 @@ def ask(lengths: Sequence[int], winners: Sequence[str]) -> dict[str, dict[str, s
     the big road's logical column ``lengths`` and column ``winners`` (letters).
 
     Same result as :func:`ask_one` for ``"B"`` and ``"P"``, written out for speed: one
-    result continues the newest column (row ``n``), the other starts column ``c + 1``.
+    result continues the newest column (row ``n``), the other starts column ``c + 1``. The
+    answer depends only on the newest column and the three before it, so it is cached on
+    those (module-level, bounded); the returned dicts are shared: read-only.
     """
     if not winners:
         return {"banker": dict(_NONE), "player": dict(_NONE)}

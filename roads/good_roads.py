@@ -10,6 +10,11 @@ ties are not results here). The newest column may still grow: a pattern that nee
 newest column to reach a certain length is not broken while it is shorter ("in
 progress"); it counts only once it has that length, and is broken when it grows past it.
 
+:func:`good_roads` measures from scratch; :class:`GoodRoadTracker` (what
+:class:`roads.shoe_roads.ShoeRoads` uses) keeps the same numbers up to date column by
+column. Patterns overlap by design (a ping-pong run of four columns is also two side-by-side
+pairs); each alert states its own fact.
+
 Default patterns (:data:`DEFAULT_GOOD_ROADS`):
 
 ============================ ============================================= =========
@@ -106,10 +111,10 @@ class GoodRoad:
 
 
 def _values(specs: Sequence[tuple], lengths: Sequence[int], winners: Sequence[str]) -> list[int]:
-    """Measured length of each pattern spec for non-empty big-road columns.
-
-    One loop with every kind written out (no call per pattern): this runs on every
-    Banker/Player round. Big-road columns alternate winners, which the run and jump kinds use.
+    """Measured length of each pattern spec for non-empty big-road columns, by scanning back
+    from the newest column (the from-scratch definition; :class:`GoodRoadTracker` gives the
+    same numbers without a scan). Big-road columns alternate winners, which the run and jump
+    kinds use.
     """
     c = len(lengths) - 1
     n = lengths[c]

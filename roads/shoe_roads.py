@@ -4,14 +4,17 @@ Issue 3; team interface item 3. :class:`ShoeRoads` holds the bead plate, big roa
 boy, small road, cockroach pig, statistics, ask road and good roads of one shoe and updates
 them incrementally:
 
-* :meth:`ShoeRoads.record` adds a round: O(1) work per road (plus the good-road scan of
-  the newest columns);
+* :meth:`ShoeRoads.record` adds a round: O(1) work per road (dragon-tail placement,
+  derived entries, counters) and O(patterns) for the good roads;
 * :meth:`ShoeRoads.void` / :meth:`ShoeRoads.correct` change a recorded round: every road
-  is rolled back to just before that round and the later counted rounds are replayed
-  (O(rounds after it); the newest round costs one undo and one redo).
+  is rolled back (undone round by round, newest first) to just before that round and the
+  later counted rounds are replayed: O(rounds after it), so changing the newest round
+  costs one undo and one redo, never a rebuild from scratch.
 
-The JSON-ready pieces for :func:`roads.snapshot.build_snapshot` are cached until the round
-that changes them, so a snapshot costs a few list copies.
+The JSON-ready pieces for :func:`roads.snapshot.build_snapshot` are built once per change
+and cached (a tie leaves the derived roads, ask road and good roads as they were), so a
+snapshot costs a dict copy. Pieces handed out are never changed afterwards: a later round
+builds new lists (copies) instead of appending to lists a snapshot holds.
 
 Round numbers are the feed's numbers within the shoe (1-based). They must increase with
 every :meth:`ShoeRoads.record` (gaps are allowed: a feed may number a voided round that

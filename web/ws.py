@@ -14,9 +14,9 @@ Protocol (server -> client, JSON text frames)::
 The first frame after connecting is always the full current snapshot; after that, every
 newer version is sent as a full snapshot too, so a client resyncs simply by rendering what
 it gets (or by reconnecting). An unknown table gets the error frame, then close code 4404.
-Client -> server frames are read and dropped (at most :data:`MAX_CLIENT_FRAMES` per
-wake-up (at least every POLL_S seconds), else the connection is closed with 1008); WebSocket pings are answered
-by simple-websocket itself.
+Client -> server frames are read and dropped: more than :data:`MAX_CLIENT_FRAMES` between
+two checks (at least every :data:`POLL_S` seconds) closes the connection with 1008.
+WebSocket pings are answered by simple-websocket itself.
 
 Fan-out, slow and dead clients (architecture.md: "latest-only per client; slow clients
 skip"): per watched topic one fan-out thread waits on :class:`web.hub.Hub` and offers each
@@ -29,7 +29,7 @@ thousand non-blocking ``send`` calls from one thread instead of a thousand threa
 with per-client framing. A closed connection frees its thread within :data:`POLL_S`; a dead
 peer is dropped by the protocol ping (``ROADS_WS_PING_S``) that simple-websocket sends.
 
-Settings (``app.config``; defaults here):
+Settings (``app.config``, else the environment, else the defaults here):
 
 ``ROADS_WS_KEEPALIVE_S`` (seconds, default 20): an idle connection gets a keepalive frame
     this often (the browser closes and reconnects a connection silent for 75 s).
@@ -46,6 +46,7 @@ server (threaded) works too.
 from __future__ import annotations
 
 import json
+import os
 import socket
 import threading
 import time
@@ -75,8 +76,9 @@ MAX_CLIENT_FRAMES = 64
 """Client frames tolerated between two wake-ups before the connection is closed (1008)."""
 
 POLL_S = 1.0
-"""Longest a connection's thread waits on the hub before checking that its client is still
-there, in seconds: a closed connection frees its server thread within this time."""
+"""Longest a connection's thread (or a fan-out thread) waits before checking that its client
+is still there (that it still has subscribers), in seconds: a closed connection frees its
+server thread within this time."""
 
 CLOSE_UNKNOWN_TABLE = 4404
 """Close code sent after the error frame for an unknown table (4000-4999: application codes)."""
@@ -199,7 +201,8 @@ class Subscriber:
                 self.rest = wire[sent:]
                 self.cond.notify()
 
-    def _write(self, message: Message) -> None:
+    def write_blocking(self, message: Message) -> None:
+        """Write ``message`` now, blocking this thread until the socket took it all."""
         if self.raw:
             self._sendall(self.frames.wire(self.topic, message))
         else:
@@ -240,7 +243,7 @@ class Subscriber:
                 if rest:
                     self._sendall(rest)
                 if pending is not None:
-                    self._write(pending)
+                    self.write_blocking(pending)
                 if ping:
                     self.ws.send(keepalive_frame(self.topic, self.version))
                 if rest or pending is not None or ping:
@@ -335,7 +338,7 @@ def stream(ws: Any, topic: str, initial: Callable[[], tuple[int, bytes]]) -> Non
         version, payload = initial()
         message = Message(version, payload)
     sub = Subscriber(ws, topic, frames, message.version)
-    sub._write(message)
+    sub.write_blocking(message)
     fanout = _fanout(app)
     fanout.subscribe(sub)
     try:
@@ -373,13 +376,34 @@ def lobby_socket(ws: Any) -> None:
     stream(ws, LOBBY_TOPIC, service.lobby_json)
 
 
+_SETTINGS: tuple[tuple[str, float, float, float], ...] = (
+    ("ROADS_WS_KEEPALIVE_S", KEEPALIVE_S, 0.05, 3600.0),
+    ("ROADS_WS_PING_S", PING_S, 0.0, 3600.0),
+    ("ROADS_WS_MAX_MESSAGE_BYTES", float(MAX_MESSAGE_BYTES), 16.0, 1024.0 * 1024.0),
+)
+"""(setting, default, lowest, highest) of this module's settings."""
+
+
 def init_app(app: Flask) -> None:
-    """Register the WebSocket routes and their settings' defaults on ``app``."""
-    app.config.setdefault("ROADS_WS_KEEPALIVE_S", KEEPALIVE_S)
-    app.config.setdefault("ROADS_WS_PING_S", PING_S)
-    app.config.setdefault("ROADS_WS_MAX_MESSAGE_BYTES", MAX_MESSAGE_BYTES)
+    """Register the WebSocket routes, and fill this module's settings on ``app``.
+
+    Each setting comes from ``app.config`` if set there, else from the environment, else its
+    default. Raises :class:`web.config.ConfigError` naming the setting for a value that is
+    not a number or is out of range.
+    """
+    from web.config import ConfigError
+
+    for key, default, low, high in _SETTINGS:
+        raw = app.config.get(key, os.environ.get(key, default))
+        try:
+            value = float(raw)
+        except (TypeError, ValueError):
+            raise ConfigError(f"{key} must be a number, got {raw!r}") from None
+        if isinstance(raw, bool) or not low <= value <= high:
+            raise ConfigError(f"{key} must be between {low:g} and {high:g}, got {raw!r}")
+        app.config[key] = value
     options = dict(app.config.get("SOCK_SERVER_OPTIONS") or {})
-    ping = float(app.config["ROADS_WS_PING_S"])
+    ping = app.config["ROADS_WS_PING_S"]
     options.setdefault("ping_interval", ping if ping > 0 else None)
     options.setdefault("max_message_size", int(app.config["ROADS_WS_MAX_MESSAGE_BYTES"]))
     app.config["SOCK_SERVER_OPTIONS"] = options

@@ -367,7 +367,7 @@ def test_while_redis_is_down_writes_get_503_reads_go_on_and_everyone_catches_up_
         assert feed.round(1, 4, *rounds[3]).status_code == 201
         assert feed.round(1, 5, *rounds[4]).status_code == 201
         wait_until(lambda: version(b) == 5, "B back at version 5")
-        assert get_service(b).store.connected
+        wait_until(lambda: get_service(b).store.connected, "B to report Redis back")
         assert a.test_client().get("/api/tables/T1").data == b.test_client().get("/api/tables/T1").data
         fresh = redis_apps(tmp_path, private.url, "roads:", names=("c",))
         apps.extend(fresh)

@@ -414,3 +414,24 @@ def test_fanout_thread_ends_after_the_last_viewer_leaves(app, server, client, au
     while any(t.name == "roads-fanout-table:T1" for t in threading.enumerate()) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not any(t.name == "roads-fanout-table:T1" for t in threading.enumerate())
+
+
+def test_settings_come_from_the_environment_and_bad_ones_are_refused(tmp_path, monkeypatch):
+    from web import create_app
+    from web.config import ConfigError
+
+    base = {"TESTING": True, "ROADS_FEED_TOKEN": "t"}
+    monkeypatch.setenv("ROADS_WS_KEEPALIVE_S", "7.5")
+    monkeypatch.setenv("ROADS_WS_PING_S", "0")
+    app = create_app({**base, "ROADS_DATA_DIR": str(tmp_path / "a")})
+    try:
+        assert app.config["ROADS_WS_KEEPALIVE_S"] == 7.5
+        assert app.config["SOCK_SERVER_OPTIONS"]["ping_interval"] is None
+        assert app.config["SOCK_SERVER_OPTIONS"]["max_message_size"] == 4096
+    finally:
+        app.extensions["roads"].close()
+    monkeypatch.setenv("ROADS_WS_KEEPALIVE_S", "soon")
+    with pytest.raises(ConfigError, match=r"ROADS_WS_KEEPALIVE_S must be a number, got 'soon'"):
+        create_app({**base, "ROADS_DATA_DIR": str(tmp_path / "b")})
+    with pytest.raises(ConfigError, match=r"ROADS_WS_PING_S must be between 0 and 3600, got -1"):
+        create_app({**base, "ROADS_DATA_DIR": str(tmp_path / "c"), "ROADS_WS_KEEPALIVE_S": 5, "ROADS_WS_PING_S": -1})
