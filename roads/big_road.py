@@ -161,9 +161,12 @@ class BigRoad:
     def json(self) -> dict:
         """Snapshot piece: ``{"leading_ties", "columns", "cells", "width"}`` (``width`` = grid
         columns used)."""
+        cols = self.columns[:]
+        if cols:
+            cols[-1] = cols[-1][:]
         return {
             "leading_ties": self.leading_ties,
-            "columns": self.columns_json(),
+            "columns": cols,
             "cells": self.cells[:],
             "width": self.grid.width,
         }

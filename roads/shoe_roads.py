@@ -91,7 +91,7 @@ class ShoeRoads:
     __slots__ = (
         "patterns", "bead_plate", "big_road", "big_eye_boy", "small_road", "cockroach_pig", "stats",
         "_good", "_derived", "_numbers", "_results", "_void", "_last_number", "_changes",
-        "_j_template", "_j_bead", "_j_big", "_j_derived", "_j_ask", "_j_stats", "_j_good", "_j_voided",
+        "_j_template", "_j_derived", "_j_ask", "_j_good", "_j_voided",
     )
 
     def __init__(self, *, good_roads: Sequence[GoodRoad] = DEFAULT_GOOD_ROADS) -> None:
@@ -225,26 +225,46 @@ class ShoeRoads:
     def snapshot_template(self) -> dict:
         """The snapshot dict with ``None`` in the keys only the caller knows
         (:data:`SNAPSHOT_CALLER_KEYS`), cached until the next change; copy it before filling
-        them in (:func:`roads.snapshot.build_snapshot` does). Read-only."""
+        them in (:func:`roads.snapshot.build_snapshot` does). Read-only.
+
+        Pieces that every round changes (bead plate, big road, stats, last) are built here;
+        the derived roads, ask road and good roads keep their own caches, which a tie does
+        not drop.
+        """
         p = self._j_template
         if p is None:
             jd = self._j_derived
+            d = self._derived
+            if jd[0] is None:
+                jd[0] = d[0].json()
+            if jd[1] is None:
+                jd[1] = d[1].json()
+            if jd[2] is None:
+                jd[2] = d[2].json()
+            big = self.big_road
+            lengths = big.lengths
             beads = self.bead_plate.beads
+            ja = self._j_ask
+            if ja is None:
+                ja = self._j_ask = ask(lengths, big.winners)
+            jg = self._j_good
+            if jg is None:
+                jg = self._j_good = self._good.json(lengths, big.winners)
             p = self._j_template = {
                 "table": None,
                 "shoe": None,
-                "round": len(self._numbers),
+                "round": len(beads),
                 "version": None,
                 "variant": None,
-                "bead_plate": self._j_bead if self._j_bead is not None else self.bead_plate_json(),
-                "big_road": self._j_big if self._j_big is not None else self.big_road_json(),
-                "big_eye_boy": jd[0] if jd[0] is not None else self.derived_json(1),
-                "small_road": jd[1] if jd[1] is not None else self.derived_json(2),
-                "cockroach_pig": jd[2] if jd[2] is not None else self.derived_json(3),
-                "ask": self._j_ask if self._j_ask is not None else self.ask_json(),
-                "stats": self._j_stats if self._j_stats is not None else self.stats_json(),
+                "bead_plate": beads[:],
+                "big_road": big.json(),
+                "big_eye_boy": jd[0],
+                "small_road": jd[1],
+                "cockroach_pig": jd[2],
+                "ask": ja,
+                "stats": self.stats.json(big.winners[-1] if lengths else None, lengths[-1] if lengths else 0),
                 "side_bets": None,
-                "good_roads": self._j_good if self._j_good is not None else self.good_roads_json(),
+                "good_roads": jg,
                 "last": beads[-1] if beads else None,
                 "last_round_number": self._last_number,
                 "voided": self._j_voided if self._j_voided is not None else self.voided_json(),
@@ -254,22 +274,19 @@ class ShoeRoads:
     def bead_plate_json(self) -> list[dict]:
         """``[{"x", "y", "round", "winner", "player_total", "banker_total", "player_pair",
         "banker_pair", "natural"}, ...]``, oldest first."""
-        j = self._j_bead
-        if j is None:
-            j = self._j_bead = self.bead_plate.beads[:]
-        return j
+        return self.snapshot_template()["bead_plate"]
 
     def big_road_json(self) -> dict:
         """``{"leading_ties", "columns": [[cell, ...], ...], "cells": [{"x", "y", "column",
         "row"}, ...], "width"}`` (see :mod:`roads.big_road`)."""
-        j = self._j_big
-        if j is None:
-            j = self._j_big = self.big_road.json()
-        return j
+        return self.snapshot_template()["big_road"]
 
     def derived_json(self, k: int) -> dict:
         """Derived road ``k`` (1 big eye boy, 2 small road, 3 cockroach pig): ``{"sequence",
-        "columns", "cells": [{"x", "y", "column", "row", "color"}], "width"}``."""
+        "columns", "cells": [{"x", "y", "column", "row", "color"}], "width"}``. Raises
+        ``ValueError`` for another ``k``."""
+        if k not in (1, 2, 3):
+            raise ValueError(f"derived road k must be 1, 2 or 3, got {k!r}")
         j = self._j_derived[k - 1]
         if j is None:
             j = self._j_derived[k - 1] = self._derived[k - 1].json()
@@ -285,11 +302,7 @@ class ShoeRoads:
 
     def stats_json(self) -> dict:
         """Statistics piece (see :meth:`roads.stats.ShoeStats.json`)."""
-        j = self._j_stats
-        if j is None:
-            br = self.big_road
-            j = self._j_stats = self.stats.json(br.last_winner, br.lengths[-1] if br.lengths else 0)
-        return j
+        return self.snapshot_template()["stats"]
 
     def good_roads_json(self) -> list[dict]:
         """``[{"pattern", "label", "length", "threshold"}, ...]`` (see :mod:`roads.good_roads`)."""
@@ -315,11 +328,8 @@ class ShoeRoads:
     # ------------------------------------------------------------------ internals
     def _drop_all_json(self) -> None:
         self._j_template: dict | None = None
-        self._j_bead: list[dict] | None = None
-        self._j_big: dict | None = None
         self._j_derived: list[dict | None] = [None, None, None]
         self._j_ask: dict | None = None
-        self._j_stats: dict | None = None
         self._j_good: list[dict] | None = None
         self._j_voided: list[int] | None = None
 
@@ -327,7 +337,7 @@ class ShoeRoads:
         self.bead_plate.push(number, result)
         big = self.big_road
         cell = big.push(number, result)
-        self._j_template = self._j_bead = self._j_big = self._j_stats = None
+        self._j_template = None
         if cell is None:
             self.stats.push(result, 0)
             return

@@ -61,7 +61,7 @@ def side_bet_states(variant: Any, rounds: int) -> list[dict]:
     states = per_round.get(rounds)
     if states is None:
         states = [side_bet_state(spec, rounds) for spec in variant.side_bets]
-        # Past every limit the states stop changing; keep the table small for long shoes.
+        # Cap the table (shoes have far fewer rounds); past the cap states are rebuilt per call.
         if len(per_round) < 512:
             per_round[rounds] = states
     return states

@@ -42,7 +42,10 @@ def build_snapshot(*, table: str, shoe: int, version: int, roads: ShoeRoads, var
     The top-level dict is new on every call (callers may add keys to it, e.g. ``"name"``,
     ``"live"``); everything under it is shared with the roads' caches and with other
     snapshots: never mutate it. Later changes to ``roads`` do not alter a snapshot already
-    built.
+    built, so it can be encoded or rendered without a lock; the call itself reads ``roads``
+    and must hold the lock its writer holds (like :meth:`ShoeRoads.record`). Cost: a dict
+    copy when nothing changed since the last call, else the changed pieces are rebuilt
+    (``bench/bench_roads.py``).
 
     Raises :class:`SnapshotError` for a bad ``table``, ``shoe`` or ``version`` and
     ``TypeError`` when ``roads`` is not a :class:`ShoeRoads`.

@@ -24,8 +24,14 @@ and ``roads serve --host/--port/--data`` override the three they name):
     ``{`` or ``[`` is read as the path of a file holding that JSON. ``name`` defaults to the
     id, ``variant`` to :data:`roads.variants.DEFAULT_VARIANT_ID`. Tables not listed are created
     by their first round with those defaults.
-``ROADS_REDIS_URL`` (``redis://`` URL, default unset)
-    Reserved for the Redis-backed store (issue 8); unset = the embedded SQLite store.
+``ROADS_REDIS_URL`` (``redis://[user:password@]host:port/db`` URL, default unset)
+    Set: every process keeps its tables in that Redis (:mod:`web.redis_store`, issue 8), so
+    several processes and hosts serve the same tables; unset = the embedded SQLite store.
+    Deployment: ``docs/deploy.md``.
+``ROADS_REDIS_PREFIX`` (text without spaces, default ``roads:``)
+    Prefix of every Redis key, so several deployments (or test runs) can share one Redis.
+``ROADS_REDIS_TIMEOUT_S`` (seconds, default ``2.0``)
+    Redis connect and command timeout; a write gives up with 503 after about twice this.
 """
 
 from __future__ import annotations
@@ -46,6 +52,8 @@ DEFAULTS: dict[str, Any] = {
     "ROADS_MAX_BODY_BYTES": 16 * 1024,
     "ROADS_TABLES": None,
     "ROADS_REDIS_URL": None,
+    "ROADS_REDIS_PREFIX": "roads:",
+    "ROADS_REDIS_TIMEOUT_S": 2.0,
 }
 """Every setting with its default; documented with units in this module's docstring."""
 

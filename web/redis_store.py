@@ -16,7 +16,8 @@ Keys (``P`` = ``ROADS_REDIS_PREFIX``, default ``"roads:"``; table ids are slugs 
 ``P + "heads"`` (hash)
     ``<table>`` -> the table's last ``seq`` (its version). Lists the tables.
 ``P + "log"`` (stream)
-    Every event of every table in commit order (field ``e``), trimmed to about
+    Every event of every table in commit order (field ``e``; field ``p``: the id of the
+    entry before it, so a follower notices entries it never saw), trimmed to about
     :data:`LOG_MAXLEN` entries: what processes follow to learn about each other's writes.
 
 Writes: :meth:`RedisStore.append` runs one Lua script (:data:`APPEND_SCRIPT`; Redis runs a
@@ -43,7 +44,7 @@ crash of Redis itself is Redis's persistence setting: run it with ``appendonly y
 A Redis that lost events a process has applied (restarted without persistence) is detected
 on the next write of that table and refused with :class:`StoreDiverged` (503).
 
-Settings (``app.config``, else the environment; :mod:`web.config` documents the others):
+Settings (``app.config``, else the environment; also listed in :mod:`web.config`):
 
 ``ROADS_REDIS_URL`` (``redis://[user:password@]host:port/db``, ``rediss://`` or ``unix://``)
     The Redis server; set = this store instead of SQLite.
@@ -135,7 +136,10 @@ if ARGV[3] ~= '' then
 end
 redis.call('XADD', KEYS[2], ARGV[2] .. '-0', 'e', ARGV[4], 'w', ARGV[5])
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[6], '*', 'e', ARGV[4])
+local last = redis.call('XREVRANGE', KEYS[4], '+', '-', 'COUNT', 1)
+local prev = '0-0'
+if last[1] then prev = last[1][1] end
+redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[6], '*', 'e', ARGV[4], 'p', prev)
 return {'ok', seq, ''}
 """
 """The conditional write of :meth:`RedisStore.append` (atomic: Redis runs one script at a
@@ -363,6 +367,12 @@ class RedisStore(Store):
                     for entry_id, fields in entries:
                         if self._stop.is_set():
                             return
+                        if fields.get("p", self._log_id) != self._log_id:
+                            log.warning("Redis log entries between %s and %s are gone (trimmed while this "
+                                        "process lagged, or Redis lost data); catching up table by table",
+                                        self._log_id, fields["p"])
+                            resync = True
+                            break
                         self._follow_entry(entry_id, fields)
             except (*_CONNECTION_ERRORS, StoreUnavailable) as e:
                 if self._stop.is_set():

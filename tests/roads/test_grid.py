@@ -100,3 +100,14 @@ def test_place_columns_rejects_bad_lengths(lengths):
 def test_pop_from_empty_grid_raises_index_error():
     with pytest.raises(IndexError, match="empty"):
         TailGrid().pop()
+
+
+def test_extend_needs_a_started_column():
+    with pytest.raises(IndexError, match="start a column first"):
+        TailGrid().extend()
+
+
+def test_start_and_extend_are_what_place_does():
+    a, b = TailGrid(), TailGrid()
+    pattern = [True, False, False, True, True, False, False, False, False, False, False, True]
+    assert [a.place(p) for p in pattern] == [b.start() if p else b.extend() for p in pattern]

@@ -142,3 +142,9 @@ def test_from_rounds_takes_numbered_pairs_too():
     assert [n for n, _ in roads.counted_rounds()] == [2, 5]
     with pytest.raises(RoundNumberError):
         ShoeRoads.from_rounds([(5, B), (2, P)])
+
+
+@pytest.mark.parametrize("k", [0, 4, "1"])
+def test_derived_json_takes_k_1_2_or_3(k):
+    with pytest.raises(ValueError, match=repr(k)):
+        ShoeRoads().derived_json(k)

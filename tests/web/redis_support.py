@@ -126,7 +126,8 @@ class PrivateRedis:
         finally:
             client.close()
         self.kill()
-        raise AssertionError(f"private redis-server on port {self.port} did not start; see {self.directory / 'redis.log'}")
+        raise AssertionError(f"private redis-server on port {self.port} did not start; "
+                             f"see {self.directory / 'redis.log'}")
 
     def kill(self) -> None:
         """SIGKILL the server (no shutdown save: only what was fsynced survives) and reap it."""

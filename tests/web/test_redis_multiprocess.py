@@ -109,11 +109,13 @@ def test_the_same_round_posted_to_both_processes_at_once_is_stored_once(prefix, 
             for n in range(1, 15):  # rounds 1-14: both processes get the same round at once
                 barrier.wait()
                 p, bk = rounds[n - 1]
-                statuses.setdefault(n, []).append(server.post_round("T1", {"shoe": 1, "round": n, "player": p, "banker": bk})[0])
+                status, _ = server.post_round("T1", {"shoe": 1, "round": n, "player": p, "banker": bk})
+                statuses.setdefault(n, []).append(status)
             for n in range(15, 18):  # rounds 15-17: a different round under the same number on each
                 barrier.wait()
                 p, bk = rounds[n - 1 if index == 0 else n + 2]
-                statuses.setdefault(n, []).append(server.post_round("T1", {"shoe": 1, "round": n, "player": p, "banker": bk})[0])
+                status, _ = server.post_round("T1", {"shoe": 1, "round": n, "player": p, "banker": bk})
+                statuses.setdefault(n, []).append(status)
         except BaseException as e:  # reported by the main thread
             errors.append(e)
             barrier.abort()
@@ -179,6 +181,8 @@ def test_a_process_killed_mid_stream_and_restarted_catches_up_with_no_round_lost
 
     threading.Thread(target=killer, daemon=True).start()
     for i in range(35, len(messages)):
+        if i == 65:  # however slow the machine, A dies before the stream ends
+            assert killer_done.wait(WAIT_S)
         post(i)
     assert killer_done.wait(WAIT_S)
     assert target["server"] is b  # the feed did fail over
@@ -205,8 +209,12 @@ def test_redis_stopped_and_restarted_during_a_stream_loses_no_acknowledged_round
         refused: list[dict] = []
         outage_reads: list[int] = []
 
+        redis_killed = threading.Event()
+
         def post_all():
             for i, (table, body) in enumerate(messages):
+                if i == 40:  # however slow the machine, Redis goes down before the stream ends
+                    redis_killed.wait(WAIT_S)
                 deadline = time.monotonic() + WAIT_S
                 while True:
                     status, reply = a.post_round(table, body)
@@ -224,6 +232,7 @@ def test_redis_stopped_and_restarted_during_a_stream_loses_no_acknowledged_round
         while len(acked) < 20 and time.monotonic() < deadline:
             time.sleep(0.001)
         private.kill()
+        redis_killed.set()
         acked_before = len(acked)
         deadline = time.monotonic() + WAIT_S
         while not refused and time.monotonic() < deadline:

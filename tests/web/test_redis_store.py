@@ -27,6 +27,8 @@ from web.store import Event, SeqTaken, Store, StoreError, StoreUnavailable, open
 P1, B1 = ["4S", "KD", "9H"], ["7C", "JD"]  # Banker 7-3: player 4 draws 9 -> 3, banker stands on 7
 P2, B2 = ["9C", "KH"], ["5D", "2S"]  # Player natural 9 beats 7
 
+pytestmark = pytest.mark.redis
+
 WAIT_S = 10
 """Longest wait for another thread or process (bounded loops; never a timing assert)."""
 
@@ -149,7 +151,8 @@ def test_a_retried_append_whose_reply_was_lost_is_stored_once(stores):
 @pytest.mark.parametrize("same_round", [True, False], ids=["same round", "different rounds"])
 def test_two_stores_racing_for_each_seq_store_exactly_one_event(stores, same_round):
     first, second = stores(), stores()
-    rounds = {first: {"player": P1, "banker": B1}, second: {"player": P1, "banker": B1} if same_round else {"player": P2, "banker": B2}}
+    rounds = {first: {"player": P1, "banker": B1},
+              second: {"player": P1, "banker": B1} if same_round else {"player": P2, "banker": B2}}
     outcomes: dict[int, dict] = {}
     barrier = threading.Barrier(2, timeout=WAIT_S)
 
@@ -213,6 +216,24 @@ def test_after_an_outage_the_follower_catches_up_from_each_tables_stream(stores,
     assert got == [sent[0], sent[1], sent[3], sent[2], sent[4]]  # per table in seq order (T1, then T2)
     follower._resync()
     assert len(got) == 5  # nothing twice
+
+
+def test_a_follower_that_lagged_past_the_trimmed_log_notices_and_catches_up(stores, raw, prefix):
+    follower = stores()
+    assert list(follower.load()) == []
+    other = stores()
+    sent = [ev(1), ev(1, table="T2"), ev(2), ev(3), ev(2, table="T2")]
+    for e in sent:
+        other.append(e)
+    raw.xtrim(prefix + "log", maxlen=2, approximate=False)  # entries 1-3 gone before the follower read them
+    got: list[Event] = []
+    follower.start(got.append)
+    wait_until(lambda: len(got) == 5, "five events")
+    assert got == [sent[0], sent[2], sent[3], sent[1], sent[4]]  # from the tables' streams, each in order
+    later = ev(4)
+    other.append(later)
+    wait_until(lambda: len(got) == 6, "the next event from the log")
+    assert got[-1] == later
 
 
 # ----------------------------------------------------------------------------- Redis unreachable
@@ -333,7 +354,8 @@ def test_the_same_round_or_two_rounds_under_one_number_posted_to_two_processes_a
         assert [r["round"] for r in export] == list(range(1, 19))
         assert [r["feed"]["player"] for r in export[:12]] == [p for p, _ in rounds[:12]]
         wait_until(lambda: version(b) == 18, "B at version 18")
-        assert a.test_client().get("/api/tables/T1/shoes/1/rounds").data == b.test_client().get("/api/tables/T1/shoes/1/rounds").data
+        export_url = "/api/tables/T1/shoes/1/rounds"
+        assert a.test_client().get(export_url).data == b.test_client().get(export_url).data
     finally:
         close_apps(apps)
 
