@@ -253,7 +253,9 @@ class ShoeRoads:
             p = self._j_template = {
                 "table": None,
                 "shoe": None,
-                "round": len(beads),
+                # Issue 3: ``round`` is the round number within the shoe (the feed's numbering,
+                # voided rounds included), not the count of counted rounds (``stats.rounds``).
+                "round": self._last_number,
                 "version": None,
                 "variant": None,
                 "bead_plate": beads[:],

@@ -33,7 +33,9 @@ def build_snapshot(*, table: str, shoe: int, version: int, roads: ShoeRoads, var
     :class:`ShoeRoads`), ``variant`` (the table's ``roads.variants.Variant``: ``id``,
     ``name`` and ``side_bets`` are read).
 
-    Keys: ``table``, ``shoe``, ``round`` (counted rounds so far), ``version``,
+    Keys: ``table``, ``shoe``, ``round`` (issue 3: the round number within the shoe of the
+    newest round recorded, void or not, in the feed's numbering; 0 before the first round;
+    the counted rounds are ``stats["rounds"]``), ``version``,
     ``variant`` ``{"id", "name"}``, ``bead_plate``, ``big_road``, ``big_eye_boy``,
     ``small_road``, ``cockroach_pig``, ``ask``, ``stats``, ``side_bets``, ``good_roads``,
     ``last`` (newest counted round or ``None``), ``last_round_number`` (highest round number
@@ -61,7 +63,7 @@ def build_snapshot(*, table: str, shoe: int, version: int, roads: ShoeRoads, var
     snap["shoe"] = shoe
     snap["version"] = version
     snap["variant"] = entry[1]
-    n = snap["round"]
+    n = snap["stats"]["rounds"]  # side-bet windows count counted (non-void) rounds
     states = entry[2].get(n)
     if states is None:
         states = side_bet_states(variant, n)

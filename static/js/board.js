@@ -60,6 +60,10 @@
   }
 
   render(false, true);
+  // Text is fitted to its panel by measuring it: measure again once the web fonts have loaded.
+  if (document.fonts && document.fonts.ready) {
+    document.fonts.ready.then(function () { if (state.renders === 1) render(false, true); });
+  }
 
   var resizeTimer = null;
   window.addEventListener("resize", function () {

@@ -155,8 +155,8 @@
     var parts = [format(label(labels, "ui.round_n", "Round {n}"), { n: item.round })];
     parts.push(label(labels, "winner." + item.winner, item.winner));
     if (item.player_total !== undefined && item.banker_total !== undefined) {
-      parts.push(label(labels, "winner_short.P", "P") + " " + item.player_total + " : " +
-        label(labels, "winner_short.B", "B") + " " + item.banker_total);
+      parts.push(label(labels, "winner.P", "Player") + " " + item.player_total + ", " +
+        label(labels, "winner.B", "Banker") + " " + item.banker_total);
     }
     if (item.ties) parts.push(label(labels, "winner.T", "Tie") + " \u00d7" + item.ties);
     if (item.banker_pair) parts.push(label(labels, "ui.banker_pair", "Banker pair"));
@@ -363,48 +363,92 @@
 
   function safeLen(t) { try { return t.getComputedTextLength(); } catch (e) { return 0; } }
 
+  /**
+   * "Player 8 · Banker 6" as one text line: each side's catalogue word and total in its colour,
+   * the total bold. `short` uses the one-letter words (B / P, 庄 / 闲) for cramped places.
+   */
+  function totalsText(parent, x, y, last, labels, size, anchor, maxWidth, short) {
+    var t = text(parent, x, y, "", size, "txt totals", anchor);
+    var key = short ? "winner_short." : "winner.";
+    var sides = [["P", last.player_total], ["B", last.banker_total]];
+    sides.forEach(function (side, i) {
+      if (i) el("tspan", { "class": "muted-fill sep" }, t).textContent = " \u00b7 ";
+      el("tspan", { "class": "win-" + side[0] + " side" }, t).textContent = label(labels, key + side[0], side[0]) + " ";
+      el("tspan", { "class": "win-" + side[0] + " total", "data-side": side[0] }, t).textContent = String(side[1]);
+    });
+    t.setAttribute("data-field", "totals");
+    if (maxWidth) fitText(t, maxWidth, 0.55);
+    return t;
+  }
+
+  /**
+   * Last result. Full boards: the winner's word large (with its bead when the panel is wide),
+   * then both totals labelled ("Player 8 · Banker 6"), then the pair / natural marks in gold.
+   * Compact (lobby tiles, embed header): the winner's bead and "P 8 · B 6" (short words).
+   */
   function drawLastResult(parent, region, snap, labels, opts, sizes) {
     var g = panel(parent, region, "last_result");
     var last = snap.last;
     var pad = Math.max(4, Math.min(region.h, region.w) * 0.12);
     if (!last) {
-      text(g, region.x + region.w / 2, region.y + region.h / 2, label(labels, "ui.no_rounds_yet"), sizes.small, "txt muted", "middle", region.w - 2 * pad);
+      text(g, region.x + region.w / 2, region.y + region.h / 2, label(labels, "ui.no_rounds_yet"),
+        opts.compact ? sizes.small : sizes.label, "txt muted", "middle", region.w - 2 * pad);
       return;
     }
     g.setAttribute("data-round", last.round);
     g.setAttribute("data-winner", last.winner);
-    var d = Math.min(region.h - 2 * pad, region.w * 0.3);
-    var cx = region.x + pad + d / 2, cy = region.y + region.h / 2;
     var w = winnerClass(last.winner);
-    el("circle", { cx: r2(cx), cy: r2(cy), r: r2(d / 2), "class": "bead " + w }, g);
-    text(g, cx, cy + d * 0.02, label(labels, "winner_short." + last.winner, last.winner), d * 0.55, "bead-letter", "middle");
-    var tx = region.x + pad * 1.6 + d;
-    var avail = region.x + region.w - pad - tx;
-    var compact = opts.compact || region.h < sizes.title * 1.9;
-    var totals = "";
-    if (last.player_total !== undefined && last.banker_total !== undefined) {
-      totals = label(labels, "winner_short.P", "P") + " " + last.player_total + " : " +
-        label(labels, "winner_short.B", "B") + " " + last.banker_total;
-    }
+    var hasTotals = last.player_total !== undefined && last.player_total !== null &&
+      last.banker_total !== undefined && last.banker_total !== null;
     var flags = [];
     if (last.banker_pair) flags.push(label(labels, "ui.banker_pair"));
     if (last.player_pair) flags.push(label(labels, "ui.player_pair"));
     if (last.natural) flags.push(label(labels, "ui.natural"));
+    var compact = opts.compact || region.h < sizes.title * 1.9;
+    var d, cx, cy = region.y + region.h / 2;
     if (compact) {
-      // Player total in blue, Banker total in red: "4 : 7".
-      var tt = text(g, tx, cy, "", Math.min(sizes.value * 1.15, region.h * 0.55), "txt value totals", "start");
-      if (last.player_total !== undefined && last.banker_total !== undefined) {
-        el("tspan", { "class": "win-P" }, tt).textContent = String(last.player_total);
-        el("tspan", { "class": "muted-fill" }, tt).textContent = " : ";
-        el("tspan", { "class": "win-B" }, tt).textContent = String(last.banker_total);
-      } else {
-        tt.textContent = label(labels, "winner." + last.winner);
-      }
-      fitText(tt, avail);
-    } else {
-      var line1 = label(labels, "winner." + last.winner) + (totals ? "  " + totals : "");
-      text(g, tx, region.y + region.h * (flags.length ? 0.34 : 0.5), line1, sizes.value, "txt value win-" + w, "start", avail);
-      if (flags.length) text(g, tx, region.y + region.h * 0.74, flags.join(" \u00b7 "), sizes.small, "txt gold", "start", avail);
+      d = Math.min(region.h - 2 * pad, region.w * 0.3);
+      cx = region.x + pad + d / 2;
+      el("circle", { cx: r2(cx), cy: r2(cy), r: r2(d / 2), "class": "bead " + w }, g);
+      text(g, cx, cy + d * 0.02, label(labels, "winner_short." + last.winner, last.winner), d * 0.55, "bead-letter", "middle");
+      var tx = region.x + pad * 1.6 + d;
+      var avail = region.x + region.w - pad - tx;
+      var size = Math.min(sizes.value * 1.15, region.h * 0.55);
+      if (hasTotals) totalsText(g, tx, cy, last, labels, size, "start", avail, true);
+      else text(g, tx, cy, label(labels, "winner." + last.winner), size, "txt value win-" + w, "start", avail);
+      title(g, describe(labels, last));
+      return;
+    }
+    // Lines: winner (large), totals, marks; their heights shared out of the panel height.
+    var lf = lineFactor(labels);
+    var weights = [1.55, hasTotals ? 1 : 0, flags.length ? 0.8 : 0];
+    var sum = weights[0] + weights[1] + weights[2];
+    var unit = (region.h - 2 * pad * 0.6) / (sum * 1.18);
+    var winSize = Math.min(sizes.title * 1.15, unit * weights[0]) * lf;
+    var totSize = Math.min(sizes.value * 1.1, unit * weights[1]) * lf;
+    var flagSize = Math.min(sizes.label, unit * weights[2]) * lf;
+    var left = region.x + pad, right = region.x + region.w - pad;
+    // The winner's bead beside the text when the panel is wide enough to spare it.
+    if (region.w >= region.h * 3.4) {
+      d = Math.min(region.h - 2 * pad, region.w * 0.22);
+      cx = left + d / 2;
+      el("circle", { cx: r2(cx), cy: r2(cy), r: r2(d / 2), "class": "bead " + w }, g);
+      text(g, cx, cy + d * 0.02, label(labels, "winner_short." + last.winner, last.winner), d * 0.55, "bead-letter", "middle");
+      left += d + pad;
+    }
+    var width = right - left;
+    var y = region.y + (region.h - unit * sum * 1.18) / 2;
+    var wt = text(g, left, y + unit * weights[0] * 0.59, label(labels, "winner." + last.winner, last.winner), winSize,
+      "txt value winner win-" + w, "start", width);
+    wt.setAttribute("data-field", "winner");
+    y += unit * weights[0] * 1.18;
+    if (hasTotals) {
+      totalsText(g, left, y + unit * weights[1] * 0.59, last, labels, totSize, "start", width, false);
+      y += unit * weights[1] * 1.18;
+    }
+    if (flags.length) {
+      text(g, left, y + unit * weights[2] * 0.59, flags.join("  \u00b7  "), flagSize, "txt gold marks", "start", width)
+        .setAttribute("data-field", "marks");
     }
     title(g, describe(labels, last));
   }
@@ -491,10 +535,23 @@
   }
 
   /**
+   * Width per pixel of font size of `str` drawn with class `cls` inside `parent` (measured at
+   * 100 px on a scratch element; an estimate from the length when the SVG is not laid out).
+   */
+  function unitWidth(parent, str, cls) {
+    var t = el("text", { x: 0, y: 0, "font-size": 100, "class": cls, visibility: "hidden" }, parent);
+    t.textContent = str;
+    var len = safeLen(t);
+    parent.removeChild(t);
+    return len > 0 ? len / 100 : String(str).length * 0.6;
+  }
+
+  /**
    * Side-bet availability counters: one row per bet (label, state, a bar of the rounds left
-   * of its limit). When a column would need text smaller than 80% of the label size, the
-   * rows go in two columns and the state shrinks to the number of rounds left (or the
-   * "closed" label, or the infinity sign for a bet open the whole shoe).
+   * of its limit), every row in one text size. One column shows the full state ("Open · 9 left");
+   * two or three columns show the rounds left under a "rounds left" heading (the infinity sign
+   * for a bet open the whole shoe; "Closed", or 0 when the word would make the text small).
+   * The arrangement with the largest text wins; closed rows are muted.
    */
   function drawSideBets(parent, region, snap, labels, opts, sizes) {
     var g = panel(parent, region, "side_bets");
@@ -503,15 +560,38 @@
     var x0 = region.x + pad, x1 = region.x + region.w - pad, bw = x1 - x0;
     var top = region.y + pad + sizes.label * 1.4;
     var avail = region.y + region.h - pad * 0.6 - top;
-    // Columns: 1 to 3, whichever gives the largest text while a column stays wide enough.
-    var cols = 1, best = -1;
+    var lf = lineFactor(labels);
+    var names = bets.map(function (bet) { return label(labels, "bet." + bet.bet, bet.label || bet.bet); });
+    function stateOf(bet, mode) {
+      if (mode === "full") return sideBetState(bet, labels, false);
+      if (!bet.open && mode === "num") return "0";
+      return sideBetState(bet, labels, true);
+    }
+    // Measure every name and state once per mode (widths per px of font size).
+    var scratch = el("g", { "class": "side-bet open" }, g);
+    var nameW = names.map(function (n) { return unitWidth(scratch, n, "txt"); });
+    var stateW = {};
+    ["full", "word", "num"].forEach(function (mode) {
+      stateW[mode] = bets.map(function (bet) { return unitWidth(scratch, stateOf(bet, mode), "txt state"); });
+    });
+    g.removeChild(scratch);
+    var best = null;
     for (var nc = 1; nc <= 3 && bets.length; nc++) {
       var per = Math.ceil(bets.length / nc);
-      var cw = (bw - sizes.label * 0.9 * (nc - 1)) / nc;
-      // a column must hold a label of about 8 characters and the count
-      var sz = Math.min(sizes.label, Math.min(sizes.label * 1.7, avail / per) * 0.6, cw / 8);
-      if (sz > best * 1.08) { best = sz; cols = nc; }
+      var gapX = nc > 1 ? sizes.label * 0.9 : 0;
+      var cw = (bw - gapX * (nc - 1)) / nc;
+      var rh = Math.min(sizes.label * 1.7, avail / per);
+      var cap = Math.min(sizes.label, rh * 0.6) * lf;
+      var modes = nc === 1 ? ["full"] : ["word", "num"];
+      for (var mi = 0; mi < modes.length; mi++) {
+        var sz = cap;
+        for (var i = 0; i < bets.length; i++) sz = Math.min(sz, cw / (nameW[i] + stateW[modes[mi]][i] + 0.6));
+        // Prefer one column, and words over numbers, unless the other gives clearly larger text.
+        var score = sz * (nc === 1 ? 1.1 : 1) * (modes[mi] === "num" ? 0.88 : 1);
+        if (!best || score > best.score) best = { score: score, cols: nc, mode: modes[mi], size: sz, colW: cw, rowH: rh, gap: gapX };
+      }
     }
+    var cols = best ? best.cols : 1;
     var heading = label(labels, "ui.side_bets") + (cols > 1 ? " \u00b7 " + label(labels, "ui.rounds_left_heading") : "");
     text(g, x0, region.y + pad + sizes.label * 0.6, heading, sizes.label, "txt heading", "start", bw);
     if (!bets.length) {
@@ -519,11 +599,10 @@
       return;
     }
     var perCol = Math.ceil(bets.length / cols);
-    var gap = cols > 1 ? sizes.label * 0.9 : 0;
-    var colW = (bw - gap * (cols - 1)) / cols;
-    var rowH = Math.min(sizes.label * 1.7, avail / perCol);
-    var size = Math.min(sizes.label, rowH * 0.6) * lineFactor(labels);
+    var colW = best.colW, rowH = best.rowH, gap = best.gap;
+    var size = Math.max(best.size, Math.min(sizes.small, sizes.label * 0.6));
     g.setAttribute("data-columns", cols);
+    g.setAttribute("data-mode", best.mode);
     bets.forEach(function (bet, i) {
       var col = Math.floor(i / perCol), row = i % perCol;
       var cx0 = x0 + col * (colW + gap), cx1 = cx0 + colW;
@@ -534,9 +613,9 @@
         "data-rounds-left": bet.rounds_left === null || bet.rounds_left === undefined ? "" : bet.rounds_left
       }, g);
       var cy = rtop + rowH * 0.42;
-      var st = text(rg, cx1, cy, sideBetState(bet, labels, cols > 1), size * (cols > 1 ? 1.05 : 0.9), "txt state", "end", colW * 0.5);
-      text(rg, cx0, cy, label(labels, "bet." + bet.bet, bet.label || bet.bet), size, "txt", "start", colW - safeLen(st) - size * 0.5);
-      title(rg, label(labels, "bet." + bet.bet, bet.label || bet.bet) + ": " + sideBetState(bet, labels, false));
+      var st = text(rg, cx1, cy, stateOf(bet, best.mode), size, "txt state", "end", colW * 0.5);
+      text(rg, cx0, cy, names[i], size, "txt", "start", colW - safeLen(st) - size * 0.5);
+      title(rg, names[i] + ": " + sideBetState(bet, labels, false));
       var barY = rtop + rowH * 0.8, barH = Math.max(2, rowH * 0.09);
       el("rect", { x: r2(cx0), y: r2(barY), width: r2(colW), height: r2(barH), rx: r2(barH / 2), "class": "bar empty" }, rg);
       if (bet.open) {

@@ -89,12 +89,32 @@ def test_issue_3_keys_and_meanings():
         "player_total": 2, "banker_total": 7, "player_pair": False, "banker_pair": False, "natural": False}
 
 
-def test_round_counts_counted_rounds_only():
+def test_round_is_the_round_number_within_the_shoe_and_side_bets_count_counted_rounds():
+    # Issue 3: "`round` is the round number within the shoe". Rounds 1-5 dealt, round 2
+    # voided: the shoe is at round 5 (the newest bead is round 5), 4 rounds are counted.
     roads = ShoeRoads.from_rounds(parse_rounds("BPBPB"))
     roads.void(2)
     s = snap("", roads=roads)
-    assert s["round"] == 4 and s["last_round_number"] == 5 and s["voided"] == [2]
+    assert s["round"] == 5 and s["last_round_number"] == 5 and s["voided"] == [2]
+    assert s["stats"]["rounds"] == 4 and s["last"]["round"] == 5
+    # Side-bet windows count counted rounds (interface item 1): 60 - 4 and 30 - 4 left.
     assert [b["rounds_left"] for b in s["side_bets"]] == [56, 26]
+    VALIDATOR.validate(as_json(s))
+
+
+def test_round_follows_the_feed_numbering_across_a_gap_and_a_voided_newest_round():
+    # The feed numbers rounds 1, 2, 4 (round 3 was voided before it reached us): the shoe
+    # is at round 4 with 3 counted rounds; voiding round 4 leaves the shoe at round 4 with
+    # 2 counted rounds and round 2 as the newest counted round.
+    roads = ShoeRoads()
+    for number, result in zip((1, 2, 4), parse_rounds("BPP")):
+        roads.record(number, result)
+    s = snap("", roads=roads)
+    assert (s["round"], s["stats"]["rounds"], s["last"]["round"]) == (4, 3, 4)
+    roads.void(4)
+    s = snap("", roads=roads)
+    assert (s["round"], s["stats"]["rounds"], s["last"]["round"]) == (4, 2, 2)
+    assert [b["rounds_left"] for b in s["side_bets"]] == [58, 28]
 
 
 def test_empty_shoe_snapshot():
