@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Mapping
 
 from flask import Flask
 
-STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
-"""The project's ``static/`` folder (CSS, JS, fonts), served at ``/static``."""
+from web.paths import STATIC_DIR
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:

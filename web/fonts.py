@@ -31,10 +31,12 @@ from typing import Iterable, Sequence
 
 from PIL import Image, ImageDraw, ImageFont, features
 
+from web.paths import STATIC_DIR
+
 LANGUAGES: tuple[str, ...] = ("en", "zh", "th", "my", "lo")
 """Languages the renderer labels in (same as web.i18n.LANGUAGES)."""
 
-FONT_DIR = Path(__file__).resolve().parent.parent / "static" / "fonts"
+FONT_DIR = STATIC_DIR / "fonts"
 """The project's shipped fonts (searched first)."""
 
 SYSTEM_FONT_DIRS: tuple[Path, ...] = (
