@@ -14,12 +14,20 @@ import sys
 import click
 
 
+class SettingsError(click.ClickException):
+    """A bad setting (environment variable or option value): exit code 2, like bad arguments."""
+
+    exit_code = 2
+
+
 @click.group()
+@click.version_option(package_name="baccarat-roads", prog_name="roads")
 def main() -> None:
     """Baccarat road-map and scoreboard service."""
 
 
-@main.command()
+@main.command(epilog="Exit codes: 0 stopped by Ctrl+C or SIGTERM; 1 failure (port taken, store "
+                     "unreachable); 2 bad arguments or settings.")
 @click.option("--host", default=None, metavar="ADDRESS",
               help="Bind address [default: ROADS_HOST or 127.0.0.1].")
 @click.option("--port", type=click.IntRange(0, 65535), default=None,
@@ -34,10 +42,9 @@ def serve(host: str | None, port: int | None, data: str | None) -> None:
     "roads: serving on http://HOST:PORT" once it accepts connections. Without
     ROADS_FEED_TOKEN a random feed token is made for this run and printed.
     """
-    from werkzeug.serving import make_server
-
     from web import create_app
     from web.config import ConfigError
+    from web.serving import make_threaded_server
     from web.store import StoreError
 
     overrides: dict[str, object] = {}
@@ -47,19 +54,24 @@ def serve(host: str | None, port: int | None, data: str | None) -> None:
         overrides["ROADS_PORT"] = port
     if data is not None:
         overrides["ROADS_DATA_DIR"] = data
-    if not os.environ.get("ROADS_FEED_TOKEN"):
+    made_token = not os.environ.get("ROADS_FEED_TOKEN")
+    if made_token:
         overrides["ROADS_FEED_TOKEN"] = secrets.token_urlsafe(18)
-        click.echo(f"roads: no ROADS_FEED_TOKEN set; feed token for this run: {overrides['ROADS_FEED_TOKEN']}", err=True)
     try:
         app = create_app(overrides)
-    except (ConfigError, StoreError) as e:
+    except ConfigError as e:
+        raise SettingsError(str(e)) from None
+    except StoreError as e:
         raise click.ClickException(str(e)) from None
+    if made_token:
+        click.echo(f"roads: no ROADS_FEED_TOKEN set; feed token for this run: {overrides['ROADS_FEED_TOKEN']}", err=True)
     bind_host, bind_port = app.config["ROADS_HOST"], app.config["ROADS_PORT"]
     try:
-        server = make_server(bind_host, bind_port, app, threaded=True)
+        server = make_threaded_server(app, bind_host, bind_port)
     except OSError as e:
-        raise click.ClickException(f"cannot listen on {bind_host}:{bind_port}: {e.strerror or e}") from None
-    click.echo(f"roads: serving on http://{bind_host}:{server.server_port} (data {app.config['ROADS_DATA_DIR']})")
+        app.extensions["roads"].close()
+        raise click.ClickException(f"cannot listen on {bind_host}:{bind_port}: {e.strerror or e} (try another --port)") from None
+    click.echo(f"roads: serving on http://{bind_host}:{server.port} (data {app.config['ROADS_DATA_DIR']})")
     sys.stdout.flush()
     try:
         server.serve_forever()

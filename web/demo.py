@@ -17,7 +17,6 @@ import logging
 import random
 import secrets
 import shutil
-import socket
 import tempfile
 import threading
 from dataclasses import dataclass
@@ -329,33 +328,21 @@ class Demo:
 
     def start(self) -> "Demo":
         """Start the server thread, then one :class:`SimulatedTable` per table."""
-        from werkzeug.serving import make_server
+        from web.serving import make_threaded_server
 
-        # Bind first, ourselves: werkzeug exits the process on a taken port, we raise OSError.
-        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        try:
-            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            listener.bind((self.host, self.requested_port))
-            listener.listen(128)
-        except BaseException:
-            listener.close()
-            raise
         if self.data_dir is None:
             self._tmp = tempfile.mkdtemp(prefix="roads-demo-")
             self.data_dir = Path(self._tmp)
         try:
             self.data_dir.mkdir(parents=True, exist_ok=True)
             self._app = self.make_app()
-            self._server = make_server(self.host, self.requested_port, self._app, threaded=True,
-                                       fd=listener.fileno())
+            self._server = make_threaded_server(self._app, self.host, self.requested_port)
         except BaseException:
             if self._app is not None:
                 self._app.extensions["roads"].close()
                 self._app = None
             self._cleanup_tmp()
             raise
-        finally:
-            listener.close()   # the server holds its own duplicate of the socket
         self.port = self._server.port
         self._server_thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.1},
                                                name="roads-demo-server", daemon=True)

@@ -27,7 +27,7 @@ Kinds:
   whole image, no header).
 - ``"tile"``: one lobby tile: header strip, the big road, a good-roads strip.
 
-Road conventions (6 rows, derived roads read from the big road): shared/domain.md §4.
+Road conventions (6 rows, derived roads read from the big road): docs/domain.md §4.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ KINDS: tuple[str, ...] = ("board", "embed", "tile")
 """Accepted ``kind`` values."""
 
 ROWS = 6
-"""Every road has 6 rows (domain.md §4)."""
+"""Every road has 6 rows (docs/domain.md §4)."""
 
 MIN_SIDE = 64
 """Smallest accepted width or height, in pixels."""

@@ -4,7 +4,7 @@ Pure functions from data to an image, keyword-only options, module-level palette
 python-chess ``svg`` module is the model): :func:`render_board`, :func:`render_road`,
 :func:`render_lobby`, and :func:`encode_png` for the bytes.
 
-Symbols (shared/domain.md §4; colours Banker red, Player blue, Tie green):
+Symbols (docs/domain.md §4; colours Banker red, Player blue, Tie green):
 
 - bead plate: filled circle with the winner's letter (庄/闲/和 in Chinese); banker pair
   red dot top-left, player pair blue dot bottom-right;

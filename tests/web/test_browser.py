@@ -6,7 +6,7 @@ Uses Debian's ``/usr/bin/chromium`` through Playwright (never a downloaded brows
 with the reason when Chromium or Playwright is missing, unless ``ROADS_TEST_REQUIRE_BROWSER=1``
 (CI), then fails. Screenshots go to ``artifacts/`` (git-ignored) for a person to look at.
 
-Hands (worked by hand from the tableau, shared/domain.md section 1):
+Hands (worked by hand from the tableau, docs/domain.md section 1):
 ROUND_B Banker 7-3 (Player 4+0 draws 9 -> 3), ROUND_P_NATURAL Player natural 9 beats 7,
 ROUND_TIE natural 9 each, ROUND_B_PAIR Banker 3H 3S (pair) = 6 stands ... Player 8 natural wins.
 """

@@ -3,7 +3,7 @@ layout geometry and the chosen language's labels; bad options and unknown tables
 in the one error shape.
 
 Rounds are posted through the real feed API. Expected values are worked out by hand from
-the tableau (shared/domain.md section 1), not copied from the service's output:
+the tableau (docs/domain.md section 1), not copied from the service's output:
 
 - ROUND_B: Player 4S KD 9H = 4+0 -> draws 9 -> 13 -> 3; Banker 7C JD = 7 stands. Banker wins 7-3.
 - ROUND_P_NATURAL: Player 9C KH = 9 (natural), Banker 5D 2S = 7. Player wins, natural.
