@@ -28,6 +28,10 @@ waiting: nothing is queued per client. Sending one frame to a thousand screens i
 thousand non-blocking ``send`` calls from one thread instead of a thousand thread wake-ups
 with per-client framing. A closed connection frees its thread within :data:`POLL_S`; a dead
 peer is dropped by the protocol ping (``ROADS_WS_PING_S``) that simple-websocket sends.
+simple-websocket writes to the same socket from its own threads (pings, pong and close
+replies, ``ws.send``), so each connection's socket is wrapped (:class:`SerialSocket`) and
+every write goes whole frame by whole frame: none starts while another frame is partly
+written; the fan-out thread never waits for that, it leaves the message to the handler.
 
 Settings (``app.config``, else the environment, else the defaults here):
 
@@ -154,52 +158,118 @@ def error_frame(err: ApiError) -> str:
     return json.dumps({"type": "error", **err.to_json()}, ensure_ascii=False, separators=(",", ":"))
 
 
+class SerialSocket:
+    """A connection's socket as simple-websocket sees it: every write waits its turn.
+
+    :class:`Subscriber` installs one as ``ws.sock`` in place of the raw socket, because two
+    parties write to the same socket: our prebuilt snapshot frames (the fan-out thread's
+    non-blocking ``send`` may write only part of one, the handler thread writes the rest),
+    and simple-websocket (``self.sock.send(...)``: protocol pings and ping-timeout closes
+    from its reader thread, pong and close replies from that thread too, ``ws.send`` and
+    ``ws.close`` from the handler thread). A ping written while a frame is half sent lands
+    inside it and the client drops the connection. Here ``send`` and ``sendall`` take the
+    subscriber's write turn (:meth:`Subscriber.write_raw`): they wait while another write
+    is in progress, first finish a frame that ``offer`` began, then write all of ``data``
+    (a whole frame) before anyone else may write. Everything else (``recv``, ``fileno``,
+    ``close``, ``setsockopt``, ``shutdown``...) goes straight to the socket.
+    """
+
+    def __init__(self, sub: "Subscriber", sock: socket.socket) -> None:
+        self._sub = sub
+        self._sock = sock
+
+    def send(self, data: bytes, flags: int = 0) -> int:
+        """Write all of ``data`` in turn (blocking); returns ``len(data)``."""
+        self._sub.write_raw(data, flags)
+        return len(data)
+
+    def sendall(self, data: bytes, flags: int = 0) -> None:
+        """Write all of ``data`` in turn (blocking)."""
+        self._sub.write_raw(data, flags)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._sock, name)
+
+
 class Subscriber:
     """Delivery state of one open connection: the newest message only, never a queue.
 
     Two threads touch it: the topic's fan-out thread calls :meth:`offer` for every new
     version, and the connection's own handler thread runs :meth:`run`. ``offer`` writes the
     prebuilt frame straight to the socket when the socket takes all of it at once
-    (``MSG_DONTWAIT``); otherwise (a slow client, or a connection object without a raw
-    socket) it leaves the message, or the unsent rest of the frame, for the handler thread,
-    which writes it blocking. A newer offer replaces a message still waiting, so a slow
-    client skips versions and only ever blocks its own handler thread.
+    (``MSG_DONTWAIT``); otherwise (a slow client, a write in progress, or a connection
+    object without a raw socket) it leaves the message, or the unsent rest of the frame,
+    for the handler thread, which writes it blocking. A newer offer replaces a message
+    still waiting, so a slow client skips versions and only ever blocks its own handler
+    thread.
+
+    Writes to the socket go one whole frame at a time: a blocking writer (the handler
+    thread, or simple-websocket through the :class:`SerialSocket` installed as ``ws.sock``)
+    holds the write turn (``writing``) for a whole frame and first finishes the ``rest``
+    of a frame that ``offer`` began; ``offer`` writes only when no one holds the turn and no
+    rest is outstanding, and never waits for the turn.
     """
 
     def __init__(self, ws: Any, topic: str, frames: FrameCache, version: int) -> None:
         self.ws = ws
         self.topic = topic
         self.frames = frames
-        self.raw = isinstance(getattr(ws, "sock", None), socket.socket)  # simple-websocket's Server
+        sock = getattr(ws, "sock", None)
+        self.raw = isinstance(sock, socket.socket)  # simple-websocket's Server
+        self.sock = sock if self.raw else None  # the real socket: only write_raw and offer write to it
         self.cond = threading.Condition()
         self.version = version  # newest version written (or being written) to the client
         self.pending: Message | None = None  # newer message for the handler thread to write
-        self.rest = b""  # unsent tail of a frame that offer() began
+        self.rest = b""  # unsent tail of a frame that offer() began: the socket's next bytes
+        self.writing = False  # a blocking writer holds the write turn
         self.busy = False  # the handler thread is writing
         self.dead = False
+        if self.raw:
+            ws.sock = SerialSocket(self, sock)
 
     def offer(self, message: Message) -> None:
         """Deliver ``message`` without ever blocking on the socket (fan-out thread)."""
         with self.cond:
             if self.dead or message.version == self.version:
                 return
-            if not self.raw or self.busy or self.rest or self.pending is not None:
+            if not self.raw or self.busy or self.writing or self.rest or self.pending is not None:
                 self.pending = message
-                self.cond.notify()
+                self.cond.notify_all()
                 return
             wire = self.frames.wire(self.topic, message)
             try:
-                sent = self.ws.sock.send(wire, socket.MSG_DONTWAIT)
+                sent = self.sock.send(wire, socket.MSG_DONTWAIT)
             except BlockingIOError:
                 sent = 0
             except OSError:
                 self.dead = True
-                self.cond.notify()
+                self.cond.notify_all()
                 return
             self.version = message.version
             if sent < len(wire):
                 self.rest = wire[sent:]
-                self.cond.notify()
+                self.cond.notify_all()
+
+    def write_raw(self, data: bytes, flags: int = 0) -> None:
+        """Write ``data`` (whole frames) to the real socket in turn, blocking this thread.
+
+        Waits until no other write is in progress, takes the turn, finishes the frame
+        ``offer`` began (if any), writes ``data``, then gives the turn back. Never called by
+        the fan-out thread. Raises ``OSError`` as the socket does.
+        """
+        with self.cond:
+            self.cond.wait_for(lambda: not self.writing)
+            self.writing = True
+            rest, self.rest = self.rest, b""
+        try:
+            if rest:
+                self.sock.sendall(rest)
+            if data:
+                self.sock.sendall(data, flags)
+        finally:
+            with self.cond:
+                self.writing = False
+                self.cond.notify_all()
 
     def write_blocking(self, message: Message) -> None:
         """Write ``message`` now, blocking this thread until the socket took it all."""
@@ -212,10 +282,16 @@ class Subscriber:
         if not self.ws.connected:
             raise ConnectionClosed(self.ws.close_reason, self.ws.close_message)
         try:
-            self.ws.sock.sendall(data)
+            self.write_raw(data)
         except OSError:
             self.ws.connected = False
             raise ConnectionClosed(1006, "send failed") from None
+
+    def stop(self) -> None:
+        """The handler is done: later offers are dropped (idempotent)."""
+        with self.cond:
+            self.dead = True
+            self.cond.notify_all()
 
     def run(self, keepalive_s: float) -> None:
         """Handler thread: write what :meth:`offer` could not, keepalives, until the client goes.
@@ -230,20 +306,21 @@ class Subscriber:
                                    timeout=min(POLL_S, keepalive_s))
                 if self.dead:
                     return
-                rest, pending = self.rest, self.pending
-                self.rest, self.pending = b"", None
+                rest, pending = bool(self.rest), self.pending
+                self.pending = None
                 if pending is not None:
                     self.version = pending.version
                 ping = not rest and pending is None and time.monotonic() - idle_since >= keepalive_s
-                self.busy = bool(rest) or pending is not None or ping
+                # Until this pass is written, offer() must not write a newer frame ahead of it.
+                self.busy = rest or pending is not None or ping
             try:
                 if not self.ws.connected:
                     return
                 _drain(self.ws)
-                if rest:
-                    self._sendall(rest)
                 if pending is not None:
-                    self.write_blocking(pending)
+                    self.write_blocking(pending)  # finishes a begun frame first
+                elif rest:
+                    self._sendall(b"")  # finish the frame offer() began (unless a writer already did)
                 if ping:
                     self.ws.send(keepalive_frame(self.topic, self.version))
                 if rest or pending is not None or ping:
@@ -344,6 +421,7 @@ def stream(ws: Any, topic: str, initial: Callable[[], tuple[int, bytes]]) -> Non
     try:
         sub.run(keepalive)
     finally:
+        sub.stop()
         fanout.unsubscribe(sub)
 
 

@@ -19,7 +19,7 @@ from werkzeug.serving import make_server
 
 from web.hub import Hub, Message
 from web.service import get_service
-from web.ws import CLOSE_UNKNOWN_TABLE, MAX_CLIENT_FRAMES, POLL_S, FrameCache, Subscriber, stream, text_frame
+from web.ws import CLOSE_UNKNOWN_TABLE, MAX_CLIENT_FRAMES, POLL_S, FrameCache, SerialSocket, Subscriber, stream, text_frame
 
 ROUND_B = {"player": ["4S", "KD", "9H"], "banker": ["7C", "JD"]}  # Banker 7-3 (P 4+0 draws 9 -> 3)
 ROUND_P_NATURAL = {"player": ["9C", "KH"], "banker": ["5D", "2S"]}  # Player natural 9 beats 7
@@ -400,6 +400,66 @@ def test_offer_to_a_closed_peer_marks_the_subscriber_dead_and_run_returns():
         server_end.close()
 
 
+def read_any_frames(sock: socket.socket, count: int) -> list[tuple[int, bytes]]:
+    """``count`` whole unmasked final server frames from ``sock`` as ``(opcode, payload)``."""
+    buf = bytearray()
+    out: list[tuple[int, bytes]] = []
+    while len(out) < count:
+        chunk = sock.recv(1 << 20)
+        assert chunk, "server side closed early"
+        buf += chunk
+        while len(buf) >= 2 and len(out) < count:
+            assert buf[0] & 0xF0 == 0x80 and not buf[1] & 0x80, bytes(buf[:16])
+            n, head = buf[1] & 0x7F, 2
+            if n == 126:
+                n, head = int.from_bytes(buf[2:4], "big"), 4
+            elif n == 127:
+                n, head = int.from_bytes(buf[2:10], "big"), 10
+            if len(buf) < head + n:
+                break
+            out.append((buf[0] & 0x0F, bytes(buf[head: head + n])))
+            del buf[: head + n]
+    return out
+
+
+def test_a_simple_websocket_write_waits_for_a_begun_frame_and_offer_never_waits_for_it():
+    """simple-websocket writes through ws.sock: replaced by a SerialSocket, its ping goes out
+    after the frame offer() began, never inside it; while that ping is being written, offers
+    return at once and leave the newest message to the handler thread."""
+    server_end, client_end = socket.socketpair()
+    client_end.settimeout(RECV_TIMEOUT_S)
+    try:
+        conn = RawSocketConnection(server_end)
+        sub = Subscriber(conn, "table:T1", FrameCache(), version=0)
+        assert isinstance(conn.sock, SerialSocket) and sub.sock is server_end
+        assert conn.sock.fileno() == server_end.fileno()  # reads, fileno, close... reach the socket
+        sub.offer(big_message(1))
+        assert sub.rest  # the client reads nothing: only part of frame 1 went out
+        ping = threading.Thread(target=conn.sock.send, args=(b"\x89\x00",), daemon=True)  # as simple-websocket does
+        ping.start()
+        deadline = time.monotonic() + RECV_TIMEOUT_S
+        while not sub.writing and time.monotonic() < deadline:
+            time.sleep(0.001)
+        assert sub.writing and ping.is_alive()  # the ping's writer holds the turn, finishing frame 1
+        offers = threading.Thread(target=lambda: [sub.offer(big_message(v)) for v in (2, 3)], daemon=True)
+        offers.start()
+        offers.join(timeout=RECV_TIMEOUT_S)
+        assert not offers.is_alive(), "offer() waited for another writer"
+        assert sub.pending is not None and sub.pending.version == 3
+        runner = threading.Thread(target=sub.run, args=(60.0,), daemon=True)
+        runner.start()
+        frames = read_any_frames(client_end, 3)
+        assert [op for op, _ in frames] == [0x1, 0x9, 0x1]
+        assert [json.loads(frames[i][1])["version"] for i in (0, 2)] == [1, 3]
+        ping.join(timeout=RECV_TIMEOUT_S)
+        conn.connected = False
+        runner.join(timeout=POLL_S + RECV_TIMEOUT_S)
+        assert not runner.is_alive()
+    finally:
+        server_end.close()
+        client_end.close()
+
+
 def test_fanout_thread_ends_after_the_last_viewer_leaves(app, server, client, auth):
     post_round(client, auth, "T1", 1, 1, ROUND_B)
     ws = connect(server, "/ws/tables/T1")
@@ -435,3 +495,145 @@ def test_settings_come_from_the_environment_and_bad_ones_are_refused(tmp_path, m
         create_app({**base, "ROADS_DATA_DIR": str(tmp_path / "b")})
     with pytest.raises(ConfigError, match=r"ROADS_WS_PING_S must be between 0 and 3600, got -1"):
         create_app({**base, "ROADS_DATA_DIR": str(tmp_path / "c"), "ROADS_WS_KEEPALIVE_S": 5, "ROADS_WS_PING_S": -1})
+
+
+# ------------------------------------------------------------------ one writer per socket at a time
+class FrameChecker:
+    """A raw WebSocket client that reads slowly through a tiny receive buffer and checks every
+    byte it gets: each server frame must be a whole, final, unmasked text, ping or close frame
+    whose text is one of our JSON frames. Answers pings (masked pongs), as a browser does."""
+
+    def __init__(self, server: str, path: str, rcvbuf: int = 4096) -> None:
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+        self.sock.settimeout(RECV_TIMEOUT_S)
+        host, port = server.rsplit(":", 1)
+        self.sock.connect((host, int(port)))
+        key = "dGhlIHNhbXBsZSBub25jZQ=="
+        self.sock.sendall((f"GET {path} HTTP/1.1\r\nHost: {server}\r\nUpgrade: websocket\r\n"
+                           f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+        self.buf = bytearray()
+        while b"\r\n\r\n" not in self.buf:
+            chunk = self.sock.recv(1024)
+            assert chunk, "closed during the handshake"
+            self.buf += chunk
+        head, _, rest = bytes(self.buf).partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 101"), head
+        self.buf = bytearray(rest)
+        self.versions: list[int] = []
+        self.pings = 0
+        self.keepalives = 0
+        self.close_code: int | None = None
+
+    def _frame(self) -> tuple[int, bytes] | None:
+        """The next whole frame in the buffer, checked, or ``None`` if it is still incomplete."""
+        buf = self.buf
+        if len(buf) < 2:
+            return None
+        b0, b1 = buf[0], buf[1]
+        assert b0 & 0x80 and not b0 & 0x70, f"not a final frame without RSV bits: {bytes(buf[:16])!r}"
+        assert not b1 & 0x80, f"masked server frame: {bytes(buf[:16])!r}"
+        opcode, n, head = b0 & 0x0F, b1 & 0x7F, 2
+        assert opcode in (0x1, 0x8, 0x9), f"unexpected opcode {opcode:#x}: {bytes(buf[:16])!r}"
+        if n == 126:
+            if len(buf) < 4:
+                return None
+            n, head = int.from_bytes(buf[2:4], "big"), 4
+        elif n == 127:
+            if len(buf) < 10:
+                return None
+            n, head = int.from_bytes(buf[2:10], "big"), 10
+            assert n < 1 << 32, f"absurd frame length {n}"
+        assert opcode == 0x1 or n <= 125, f"control frame of {n} bytes"
+        if len(buf) < head + n:
+            return None
+        payload = bytes(buf[head: head + n])
+        del buf[: head + n]
+        return opcode, payload
+
+    def _send_control(self, opcode: int, payload: bytes) -> None:
+        mask = b"\x01\x02\x03\x04"
+        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+        self.sock.sendall(bytes((0x80 | opcode, 0x80 | len(payload))) + mask + masked)
+
+    def read(self, deadline: float, chunk: int = 8192, pause_s: float = 0.0005) -> None:
+        """Read and check frames until the server closes or ``deadline`` (time.monotonic())."""
+        while time.monotonic() < deadline:
+            while (frame := self._frame()) is not None:
+                opcode, payload = frame
+                if opcode == 0x9:
+                    self.pings += 1
+                    self._send_control(0xA, payload)
+                elif opcode == 0x8:
+                    self.close_code = int.from_bytes(payload[:2], "big") if payload else 1005
+                    return
+                else:
+                    msg = json.loads(payload.decode("utf-8"))  # a byte from another frame breaks this
+                    assert msg["type"] in ("snapshot", "keepalive"), msg
+                    if msg["type"] == "snapshot":
+                        assert msg["data"]["version"] == msg["version"], "payload of another version"
+                        assert not self.versions or msg["version"] > self.versions[-1]
+                        self.versions.append(msg["version"])
+                    else:
+                        self.keepalives += 1
+            try:
+                data = self.sock.recv(chunk)
+            except (ConnectionResetError, TimeoutError):
+                return
+            if not data:
+                return
+            self.buf += data
+            time.sleep(pause_s)
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def test_protocol_pings_never_land_inside_a_snapshot_frame_of_a_slow_client(tmp_path):
+    """Regression: offer() and the handler thread wrote snapshot frames to the raw socket while
+    simple-websocket wrote pings (and pongs, close frames, keepalives) to the same socket from
+    its own thread; a ping sent while a big frame was half written landed inside it."""
+    from conftest import make_app
+
+    app = make_app(tmp_path / "data", ROADS_WS_PING_S=0.05, ROADS_WS_KEEPALIVE_S=0.05)
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    srv.socket.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 8192)  # accepted sockets inherit it
+    serving = threading.Thread(target=srv.serve_forever, name="test-ws-server-pings", daemon=True)
+    serving.start()
+    server = f"127.0.0.1:{srv.server_port}"
+    hub: Hub = get_service(app).hub
+    topic = "lobby"
+    stop = threading.Event()
+
+    def publish() -> None:  # big frames, fast, with short idle gaps so keepalives go out too
+        version = 1_000_000
+        while not stop.is_set():
+            for _ in range(20):
+                version += 1
+                hub.publish(topic, version, json.dumps({"version": version, "pad": "x" * 100_000}).encode())
+                time.sleep(0.002)
+            time.sleep(0.08)
+
+    hub.publish(topic, 1_000_000, json.dumps({"version": 1_000_000, "pad": ""}).encode())
+    publisher = threading.Thread(target=publish, daemon=True)
+    publisher.start()
+    checked = []
+    try:
+        deadline = time.monotonic() + 2.5
+        while time.monotonic() < deadline:  # a connection ends when a late pong gets it closed
+            client = FrameChecker(server, "/ws/lobby")
+            try:
+                client.read(deadline)
+            finally:
+                client.close()
+            checked.append(client)
+            assert client.close_code in (None, 1000, 1008), client.close_code
+    finally:
+        stop.set()
+        publisher.join(timeout=RECV_TIMEOUT_S)
+        srv.shutdown()
+        serving.join(timeout=RECV_TIMEOUT_S)
+        app.extensions["roads"].close()
+    stats = [(c.pings, len(c.versions), c.keepalives, c.close_code) for c in checked]  # per connection
+    assert sum(c.pings for c in checked) >= 5, stats
+    assert sum(len(c.versions) for c in checked) >= 10, stats
