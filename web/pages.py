@@ -49,6 +49,10 @@ BOARD_SIZES: dict[str, tuple[int, int]] = {"landscape": (1920, 1080), "portrait"
 TILE_SIZE: tuple[int, int] = (480, 270)
 """Design size (px) of a lobby tile (16:9); tiles scale to the space the wall gives them."""
 
+TILE_SIZES: tuple[tuple[int, int], ...] = (TILE_SIZE, (480, 240), (480, 200))
+"""Tile shapes the lobby chooses from (16:9, 2:1, 2.4:1, as ``web.layout.lobby_layout`` allows):
+the wall takes the one that best fills the space each table gets (wider tiles show more columns)."""
+
 EMBED_DEFAULT_SIZE: tuple[int, int] = (800, 450)
 """Default design size (px) of the embed widget."""
 
@@ -136,6 +140,7 @@ def lobby() -> str:
         "version": version,
         "tables": tables,
         "tile": _layout(*TILE_SIZE, kind="tile"),
+        "tiles": [_layout(w, h, kind="tile") for w, h in TILE_SIZES],
         "labels": ctx["labels"],
         "ws": _ws_path("ws.lobby_socket"),
         "tableUrl": url_for("pages.table", table_id="{id}").replace("%7Bid%7D", "{id}"),

@@ -60,9 +60,13 @@
   }
 
   render(false, true);
-  // Text is fitted to its panel by measuring it: measure again once the web fonts have loaded.
-  if (document.fonts && document.fonts.ready) {
-    document.fonts.ready.then(function () { if (state.renders === 1) render(false, true); });
+  // Text is fitted to its panel by measuring it: measure again when web fonts finish loading.
+  var fontTimer = null;
+  if (document.fonts && document.fonts.addEventListener) {
+    document.fonts.addEventListener("loadingdone", function () {
+      clearTimeout(fontTimer);
+      fontTimer = setTimeout(function () { render(false, false); }, 60);
+    });
   }
 
   var resizeTimer = null;

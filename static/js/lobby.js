@@ -43,11 +43,14 @@
     return entry;
   }
 
+  var tileLayout = boot.tile;
+  var tileLayouts = boot.tiles && boot.tiles.length ? boot.tiles : [boot.tile];
+
   function draw(entry, t, highlight) {
     var snap = asSnapshot(t);
     var prev = entry.table;
     var newShoe = !prev || prev.shoe !== t.shoe;
-    Roads.renderBoard(entry.svg, snap, boot.tile, boot.labels, {
+    Roads.renderBoard(entry.svg, snap, tileLayout, boot.labels, {
       compact: true, counters: true, highlight: highlight && !newShoe, clear: newShoe
     });
     entry.svg.setAttribute("aria-label", (t.name || t.id));
@@ -57,6 +60,24 @@
     state.renders++;
   }
 
+  function redrawAll() {
+    for (var id in tiles) {
+      if (Object.prototype.hasOwnProperty.call(tiles, id) && tiles[id].table) {
+        var t = tiles[id].table;
+        tiles[id].table = null; // full redraw, no highlight
+        draw(tiles[id], t, false);
+      }
+    }
+  }
+
+  /**
+   * Choose the wall's arrangement: for every number of columns, the tile shape (boot.tiles:
+   * 16:9, 2:1, 2.4:1) that best fills the space each table gets; of those arrangements the one
+   * with the largest big-road cells on screen, preferring the fuller wall when cells are within
+   * 10%. The CSS then sizes the tiles from the wall's size (--cols, --rows, --aspect), so the wall
+   * fits the viewport even between a resize and the next arrange(). When tiles would be
+   * narrower than MIN_TILE_PX, they keep that width and the wall scrolls.
+   */
   function arrange() {
     var n = Object.keys(tiles).length;
     empty.hidden = n > 0;
@@ -64,30 +85,47 @@
     var cs = getComputedStyle(grid);
     var gap = parseFloat(cs.columnGap) || 8;
     var W = grid.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
-    var top = grid.getBoundingClientRect().top + parseFloat(cs.paddingTop);
-    var H = Math.max(200, window.innerHeight - top - parseFloat(cs.paddingBottom));
+    var H = grid.clientHeight - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom);
     var first = tiles[Object.keys(tiles)[0]].a;
     var tcs = getComputedStyle(first);
     var edge = parseFloat(tcs.borderLeftWidth) + parseFloat(tcs.borderRightWidth); // tile border, px
-    var aspect = boot.tile.width / boot.tile.height;
-    var best = { w: 0, cols: 1 };
+    var options = [];
     for (var cols = 1; cols <= n; cols++) {
       var rows = Math.ceil(n / cols);
-      var w = Math.min((W - (cols - 1) * gap) / cols - edge, ((H - (rows - 1) * gap) / rows - edge) * aspect);
-      if (w > best.w) best = { w: w, cols: cols };
+      var bw = (W - (cols - 1) * gap) / cols - edge, bh = (H - (rows - 1) * gap) / rows - edge;
+      if (bw <= 0 || bh <= 0) continue;
+      var pick = null;
+      for (var i = 0; i < tileLayouts.length; i++) {
+        var lay = tileLayouts[i];
+        var scale = Math.min(bw / lay.width, bh / lay.height);
+        var cover = scale * scale * lay.width * lay.height;
+        if (!pick || cover > pick.cover) {
+          pick = { cols: cols, rows: rows, layout: lay, cover: cover, cell: scale * lay.cell, w: scale * lay.width };
+        }
+      }
+      options.push(pick);
     }
-    if (best.w < MIN_TILE_PX) {
-      // Too many tables for one screen at a readable size: fixed readable tiles, scroll.
+    var bestCell = 0;
+    options.forEach(function (o) { if (o.cell > bestCell) bestCell = o.cell; });
+    var best = null;
+    options.forEach(function (o) { if (o.cell >= bestCell * 0.9 && (!best || o.cover > best.cover)) best = o; });
+    var scroll = !best || best.w < MIN_TILE_PX;
+    if (scroll) {
+      // Too many tables for one screen at a readable size: fixed readable 16:9 tiles, scroll.
       var c = Math.max(1, Math.floor((W + gap) / (MIN_TILE_PX + edge + gap)));
-      best = { cols: c, w: Math.min(MIN_TILE_PX, (W - (c - 1) * gap) / c - edge) };
+      best = { cols: c, rows: Math.ceil(n / c), layout: boot.tile };
+      grid.style.setProperty("--tile-w", Math.floor(Math.min(MIN_TILE_PX, (W - (c - 1) * gap) / c - edge) + edge) + "px");
     }
-    var tw = Math.floor(best.w), th = Math.floor(best.w / aspect);
-    grid.style.gridTemplateColumns = "repeat(" + best.cols + ", " + (tw + edge) + "px)";
+    grid.classList.toggle("scroll", scroll);
+    grid.style.setProperty("--cols", best.cols);
+    grid.style.setProperty("--rows", best.rows);
+    grid.style.setProperty("--aspect", String(best.layout.width / best.layout.height));
+    grid.style.setProperty("--edge", edge + "px");
     grid.setAttribute("data-cols", best.cols);
-    for (var id in tiles) {
-      if (!Object.prototype.hasOwnProperty.call(tiles, id)) continue;
-      tiles[id].svg.setAttribute("width", tw);
-      tiles[id].svg.setAttribute("height", th);
+    grid.setAttribute("data-tile", best.layout.width + "x" + best.layout.height);
+    if (best.layout !== tileLayout) {
+      tileLayout = best.layout;
+      redrawAll();
     }
   }
 
@@ -116,6 +154,11 @@
 
   var t = null;
   window.addEventListener("resize", function () { clearTimeout(t); t = setTimeout(arrange, 120); });
+  // Text is fitted by measuring it: measure again when web fonts finish loading.
+  var ft = null;
+  if (document.fonts && document.fonts.addEventListener) {
+    document.fonts.addEventListener("loadingdone", function () { clearTimeout(ft); ft = setTimeout(redrawAll, 60); });
+  }
 
   if (boot.ws && window.WebSocket) {
     var status = document.getElementById("live-status");

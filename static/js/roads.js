@@ -83,16 +83,67 @@
 
   function visible(x, first, cols) { return x >= first && x < first + cols; }
 
+  /*
+   * Text widths come from a canvas's measureText in the board's font, not from the SVG's
+   * getComputedTextLength: that one lays out the whole board again after every change, which
+   * made a render cost 130-200 ms. The SVG falls back to it when no canvas is available.
+   */
+  var measureCtx = null;
+  var measureFamily = null;
+  var BOLD_CLASS = /(^|\s)(title|heading|value|gold|badge-text|bead-letter|tie-count|winner|total)(\s|$)/;
+
+  /** Use the font family of `node` (the board's SVG) for the measurements of the next render. */
+  function measureWith(node) {
+    try { measureFamily = global.getComputedStyle(node).fontFamily || null; } catch (e) { measureFamily = null; }
+    if (!measureCtx) {
+      try { measureCtx = document.createElement("canvas").getContext("2d"); } catch (e2) { measureCtx = null; }
+    }
+  }
+
+  /** Width in px of `str` at `size` px, bold or not; null when it cannot be measured here. */
+  function textWidth(str, size, bold) {
+    if (!measureCtx || !measureFamily) return null;
+    measureCtx.font = (bold ? "700 " : "400 ") + r2(size) + "px " + measureFamily;
+    return measureCtx.measureText(String(str)).width;
+  }
+
+  function isBold(node) {
+    var cls = node.getAttribute("class") || "";
+    if (/(^|\s)side(\s|$)/.test(cls)) return false;
+    if (BOLD_CLASS.test(cls)) return true;
+    if (/(^|\s)state(\s|$)/.test(cls)) {
+      var p = node.parentNode;
+      return !!(p && p.getAttribute && /(^|\s)open(\s|$)/.test(p.getAttribute("class") || ""));
+    }
+    return false;
+  }
+
+  /** Drawn width of an SVG text element (its tspans measured one by one), 0 if unknown. */
+  function safeLen(t) {
+    var size = parseFloat(t.getAttribute("font-size")) || 16;
+    var w = 0, kids = t.childNodes, bold = isBold(t);
+    for (var i = 0; i < kids.length; i++) {
+      var k = kids[i];
+      var part = textWidth(k.textContent, size, k.nodeType === 1 ? (isBold(k) || (bold && !/(^|\s)side(\s|$)/.test(k.getAttribute("class") || ""))) : bold);
+      if (part === null) { w = null; break; }
+      w += part;
+    }
+    if (w === null) {
+      try { w = t.getComputedTextLength(); } catch (e) { w = 0; }
+    }
+    var tl = parseFloat(t.getAttribute("textLength"));
+    return tl > 0 ? Math.min(w, tl) : w;
+  }
+
   /** Shrink an SVG text element until it is at most maxWidth wide (never below minScale of its size). */
   function fitText(textEl, maxWidth, minScale) {
-    if (!(maxWidth > 0) || !textEl.getComputedTextLength) return;
-    var len;
-    try { len = textEl.getComputedTextLength(); } catch (e) { return; }
+    if (!(maxWidth > 0)) return;
+    var len = safeLen(textEl);
     if (!(len > maxWidth)) return;
     var size = parseFloat(textEl.getAttribute("font-size")) || 16;
     var scale = Math.max(minScale || 0.6, maxWidth / len);
     textEl.setAttribute("font-size", r2(size * scale));
-    try { len = textEl.getComputedTextLength(); } catch (e2) { return; }
+    len = safeLen(textEl);
     if (len > maxWidth) {
       textEl.setAttribute("textLength", r2(maxWidth));
       textEl.setAttribute("lengthAdjust", "spacingAndGlyphs");
@@ -265,10 +316,23 @@
     }
   }
 
-  function drawAsk(parent, region, snap, labels) {
+  /**
+   * Ask road: a row for a next Banker and one for a next Player, each with the symbol every
+   * derived road would add. Where the sidebar has room right of the grid (landscape boards),
+   * each row is labelled ("If Banker" / "If Player"); otherwise the road's name goes under it
+   * when there is room (portrait boards).
+   */
+  function drawAsk(parent, region, snap, labels, opts, sizes, layout) {
     var g = el("g", { "class": "ask", "data-region": "ask" }, parent);
-    el("rect", { x: region.x, y: region.y, width: region.w, height: region.h, "class": "grid-bg" }, g);
     var c = region.cell;
+    var regions = (layout && layout.regions) || {};
+    var side = regions.stats && regions.stats.x === region.x ? regions.stats : null;
+    var labelW = side ? side.x + side.w - (region.x + region.w) - c * 0.5 : 0;
+    var withLabels = sizes && labelW > c * 1.2;
+    if (withLabels) {
+      el("rect", { x: region.x, y: region.y, width: side.w, height: region.h, rx: Math.min(12, region.h * 0.1), "class": "panel-bg" }, g);
+    }
+    el("rect", { x: region.x, y: region.y, width: region.w, height: region.h, "class": "grid-bg" }, g);
     var ask = snap.ask || {};
     var sides = [["banker", "B"], ["player", "P"]];
     for (var r = 0; r < sides.length; r++) {
@@ -298,6 +362,21 @@
     for (var i = 1; i < 4; i++) d.push("M" + (region.x + i * c) + " " + region.y + "V" + (region.y + 2 * c));
     d.push("M" + region.x + " " + (region.y + c) + "H" + (region.x + 4 * c));
     el("path", { d: d.join(""), "class": "grid-line" }, g);
+    if (!sizes) return;
+    var size = Math.min(sizes.label, c * 0.42) * lineFactor(labels);
+    if (withLabels) {
+      sides.forEach(function (sd, r) {
+        text(g, region.x + region.w + c * 0.3, region.y + (r + 0.5) * c,
+          label(labels, sd[0] === "banker" ? "ui.ask_banker" : "ui.ask_player"), size, "txt ask-label win-" + sd[1], "start", labelW)
+          .setAttribute("data-field", "ask-" + sd[0]);
+      });
+      return;
+    }
+    var below = regions.side_bets ? regions.side_bets.y + regions.side_bets.h : 0;
+    if (below - (region.y + region.h) >= sizes.label * 1.6) {
+      text(g, region.x + region.w / 2, region.y + region.h + sizes.label * 0.9, label(labels, "road.ask", "Ask road"),
+        Math.min(sizes.label, c * 0.42), "txt heading ask-label", "middle", region.w).setAttribute("data-field", "ask-name");
+    }
   }
 
   /* ---------- text panels ---------- */
@@ -327,7 +406,7 @@
       var size = Math.min(sizes.title, region.h * 0.55);
       var t = text(g, region.x + pad, region.y + region.h / 2, name, size, "txt title", "start", (region.w - 2 * pad - statusW) * 0.55);
       t.setAttribute("data-field", "name");
-      var used = Math.min(t.getComputedTextLength ? safeLen(t) : 0, (region.w - 2 * pad - statusW) * 0.55);
+      var used = Math.min(safeLen(t), (region.w - 2 * pad - statusW) * 0.55);
       text(g, region.x + pad + used + size * 0.6, region.y + region.h / 2, details.join(" \u00b7 "), size * 0.72, "txt muted", "start",
         region.w - 2 * pad - statusW - used - size * 0.6).setAttribute("data-field", "details");
     }
@@ -361,7 +440,6 @@
     if (sg) drawStatus(sg, status, labels);
   }
 
-  function safeLen(t) { try { return t.getComputedTextLength(); } catch (e) { return 0; } }
 
   /**
    * "Player 8 · Banker 6" as one text line: each side's catalogue word and total in its colour,
@@ -383,7 +461,8 @@
 
   /**
    * Last result. Full boards: the winner's word large (with its bead when the panel is wide),
-   * then both totals labelled ("Player 8 · Banker 6"), then the pair / natural marks in gold.
+   * then both totals labelled ("Player 8 · Banker 6"), then the pair / natural marks in gold
+   * (beside the winner's word instead when a third line would leave the totals too small).
    * Compact (lobby tiles, embed header): the winner's bead and "P 8 · B 6" (short words).
    */
   function drawLastResult(parent, region, snap, labels, opts, sizes) {
@@ -391,8 +470,18 @@
     var last = snap.last;
     var pad = Math.max(4, Math.min(region.h, region.w) * 0.12);
     if (!last) {
-      text(g, region.x + region.w / 2, region.y + region.h / 2, label(labels, "ui.no_rounds_yet"),
-        opts.compact ? sizes.small : sizes.label, "txt muted", "middle", region.w - 2 * pad);
+      var wait = label(labels, "ui.no_rounds_yet");
+      var wt0 = text(g, region.x + region.w / 2, region.y + region.h / 2, wait,
+        opts.compact ? sizes.small : sizes.label, "txt muted", "middle");
+      fitText(wt0, region.w - 2 * pad, 0.75);
+      if (wt0.hasAttribute("textLength")) {
+        // Too long to read here (lobby tiles): a dash, the words in the tooltip.
+        wt0.removeAttribute("textLength");
+        wt0.removeAttribute("lengthAdjust");
+        wt0.setAttribute("font-size", r2(Math.min(sizes.value, region.h * 0.5)));
+        wt0.textContent = "\u2013";
+        title(g, wait);
+      }
       return;
     }
     g.setAttribute("data-round", last.round);
@@ -420,13 +509,8 @@
       return;
     }
     // Lines: winner (large), totals, marks; their heights shared out of the panel height.
-    var lf = lineFactor(labels);
-    var weights = [1.55, hasTotals ? 1 : 0, flags.length ? 0.8 : 0];
-    var sum = weights[0] + weights[1] + weights[2];
-    var unit = (region.h - 2 * pad * 0.6) / (sum * 1.18);
-    var winSize = Math.min(sizes.title * 1.15, unit * weights[0]) * lf;
-    var totSize = Math.min(sizes.value * 1.1, unit * weights[1]) * lf;
-    var flagSize = Math.min(sizes.label, unit * weights[2]) * lf;
+    // Line pitch per px of text: Burmese stacks marks above and below the line and needs more.
+    var pitch = lineFactor(labels) < 1 ? 1.8 : 1.18;
     var left = region.x + pad, right = region.x + region.w - pad;
     // The winner's bead beside the text when the panel is wide enough to spare it.
     if (region.w >= region.h * 3.4) {
@@ -437,17 +521,44 @@
       left += d + pad;
     }
     var width = right - left;
-    var y = region.y + (region.h - unit * sum * 1.18) / 2;
-    var wt = text(g, left, y + unit * weights[0] * 0.59, label(labels, "winner." + last.winner, last.winner), winSize,
-      "txt value winner win-" + w, "start", width);
-    wt.setAttribute("data-field", "winner");
-    y += unit * weights[0] * 1.18;
-    if (hasTotals) {
-      totalsText(g, left, y + unit * weights[1] * 0.59, last, labels, totSize, "start", width, false);
-      y += unit * weights[1] * 1.18;
+    var winWord = label(labels, "winner." + last.winner, last.winner);
+    var marks = flags.join("  \u00b7  ");
+    function sizesFor(lines) {
+      var weights = [1.55, hasTotals ? 1 : 0, lines === 3 ? 0.8 : 0];
+      var sum = weights[0] + weights[1] + weights[2];
+      var unit = (region.h - 2 * pad * 0.6) / (sum * pitch);
+      return {
+        weights: weights, unit: unit, sum: sum,
+        win: Math.min(sizes.title * 1.15, unit * weights[0]),
+        tot: Math.min(sizes.value * 1.1, unit * weights[1]),
+        flag: Math.min(sizes.label, unit * (lines === 3 ? weights[2] : 0.8))
+      };
     }
-    if (flags.length) {
-      text(g, left, y + unit * weights[2] * 0.59, flags.join("  \u00b7  "), flagSize, "txt gold marks", "start", width)
+    // Marks on a third line; when that would make the totals too small to read (a short panel,
+    // tall script), on the winner's line, right-aligned, if they fit beside the word there.
+    var L = sizesFor(flags.length ? 3 : 2), beside = false;
+    if (flags.length && hasTotals && L.tot < sizes.label * 0.7) {
+      var L2 = sizesFor(2);
+      var need = (textWidth(winWord, L2.win, true) || 0) + (textWidth(marks, L2.flag, true) || 0) + L2.win * 0.5;
+      if (need <= width) { L = L2; beside = true; }
+    }
+    var y = region.y + (region.h - L.unit * L.sum * pitch) / 2;
+    var line1 = y + L.unit * L.weights[0] * pitch / 2;
+    var mk = null;
+    if (flags.length && beside) {
+      mk = text(g, right, line1, marks, L.flag, "txt gold marks", "end", width * 0.5);
+      mk.setAttribute("data-field", "marks");
+    }
+    var wt = text(g, left, line1, winWord, L.win, "txt value winner win-" + w, "start",
+      mk ? width - safeLen(mk) - L.win * 0.5 : width);
+    wt.setAttribute("data-field", "winner");
+    y += L.unit * L.weights[0] * pitch;
+    if (hasTotals) {
+      totalsText(g, left, y + L.unit * L.weights[1] * pitch / 2, last, labels, L.tot, "start", width, false);
+      y += L.unit * L.weights[1] * pitch;
+    }
+    if (flags.length && !beside) {
+      text(g, left, y + L.unit * L.weights[2] * pitch / 2, marks, L.flag, "txt gold marks", "start", width)
         .setAttribute("data-field", "marks");
     }
     title(g, describe(labels, last));
@@ -534,16 +645,10 @@
     return label(labels, "ui.open") + " \u00b7 " + format(label(labels, "ui.rounds_left"), { n: bet.rounds_left });
   }
 
-  /**
-   * Width per pixel of font size of `str` drawn with class `cls` inside `parent` (measured at
-   * 100 px on a scratch element; an estimate from the length when the SVG is not laid out).
-   */
-  function unitWidth(parent, str, cls) {
-    var t = el("text", { x: 0, y: 0, "font-size": 100, "class": cls, visibility: "hidden" }, parent);
-    t.textContent = str;
-    var len = safeLen(t);
-    parent.removeChild(t);
-    return len > 0 ? len / 100 : String(str).length * 0.6;
+  /** Width per px of font size of `str` (an estimate from its length when it cannot be measured). */
+  function unitWidth(str, bold) {
+    var w = textWidth(str, 100, bold);
+    return w === null ? String(str).length * 0.6 : w / 100;
   }
 
   /**
@@ -568,13 +673,11 @@
       return sideBetState(bet, labels, true);
     }
     // Measure every name and state once per mode (widths per px of font size).
-    var scratch = el("g", { "class": "side-bet open" }, g);
-    var nameW = names.map(function (n) { return unitWidth(scratch, n, "txt"); });
+    var nameW = names.map(function (n) { return unitWidth(n, false); });
     var stateW = {};
     ["full", "word", "num"].forEach(function (mode) {
-      stateW[mode] = bets.map(function (bet) { return unitWidth(scratch, stateOf(bet, mode), "txt state"); });
+      stateW[mode] = bets.map(function (bet) { return unitWidth(stateOf(bet, mode), true); });
     });
-    g.removeChild(scratch);
     var best = null;
     for (var nc = 1; nc <= 3 && bets.length; nc++) {
       var per = Math.ceil(bets.length / nc);
@@ -584,10 +687,12 @@
       var cap = Math.min(sizes.label, rh * 0.6) * lf;
       var modes = nc === 1 ? ["full"] : ["word", "num"];
       for (var mi = 0; mi < modes.length; mi++) {
-        var sz = cap;
-        for (var i = 0; i < bets.length; i++) sz = Math.min(sz, cw / (nameW[i] + stateW[modes[mi]][i] + 0.6));
+        // One size for every row: what the longest rows allow, but not below 3/4 of the cap
+        // (one or two very long names are squeezed on their own instead of shrinking all).
+        var fits = bets.map(function (bet, i) { return cw / (nameW[i] + stateW[modes[mi]][i] + 0.6); }).sort(function (a, b) { return a - b; });
+        var sz = Math.min(cap, Math.max(fits[0], Math.min(fits[Math.min(2, fits.length - 1)], cap * 0.75)));
         // Prefer one column, and words over numbers, unless the other gives clearly larger text.
-        var score = sz * (nc === 1 ? 1.1 : 1) * (modes[mi] === "num" ? 0.88 : 1);
+        var score = sz * (nc === 1 ? 1.1 : 1) * (modes[mi] === "num" ? 0.8 : 1);
         if (!best || score > best.score) best = { score: score, cols: nc, mode: modes[mi], size: sz, colW: cw, rowH: rh, gap: gapX };
       }
     }
@@ -626,7 +731,7 @@
   }
 
   /** "Side bets 9/11 open · next closes in 6" (the fewest rounds left among open limited bets). */
-  function sideBetSummary(bets, labels) {
+  function sideBetSummary(bets, labels, short) {
     var open = 0, next = null;
     bets.forEach(function (b) {
       if (!b.open) return;
@@ -634,7 +739,7 @@
       if (b.rounds_left !== null && b.rounds_left !== undefined && (next === null || b.rounds_left < next)) next = b.rounds_left;
     });
     var out = format(label(labels, "ui.side_bets_open"), { open: open, total: bets.length });
-    if (next !== null) out += " \u00b7 " + format(label(labels, "ui.next_close"), { n: next });
+    if (next !== null && !short) out += " \u00b7 " + format(label(labels, "ui.next_close"), { n: next });
     return out;
   }
 
@@ -648,7 +753,11 @@
     return gr.length ? name + " \u00b7 " + gr.length : name;
   }
 
-  /** Badges left to right; items that do not fit are dropped. Returns the x after the last badge. */
+  /**
+   * Badges left to right; items that do not fit are dropped, except the first, whose text is
+   * shrunk to fit (so a highlighted lobby tile always says which good road it has).
+   * Returns the x after the last badge.
+   */
   function badges(g, items, x, cy, maxX, size, attr) {
     var padX = size * 0.6, h = size * 1.6;
     for (var i = 0; i < items.length; i++) {
@@ -657,8 +766,13 @@
       if (attr) bg.setAttribute(attr, it.id);
       var rect = el("rect", { x: r2(x), y: r2(cy - h / 2), height: r2(h), rx: r2(h / 2), width: 10, "class": "badge-bg" }, bg);
       var t = text(bg, x + padX, cy, it.text, size, "txt badge-text");
+      title(bg, it.text);
       var w = safeLen(t) + 2 * padX;
-      if (x + w > maxX) { g.removeChild(bg); break; }
+      if (x + w > maxX) {
+        if (i > 0 || maxX - x < size * 3) { g.removeChild(bg); break; }
+        fitText(t, maxX - x - 2 * padX, 0.7);
+        w = Math.min(safeLen(t) + 2 * padX, maxX - x);
+      }
       rect.setAttribute("width", r2(w));
       x += w + size * 0.5;
     }
@@ -669,33 +783,42 @@
     var g = panel(parent, region, "good_roads");
     var list = snap.good_roads || [];
     var pad = Math.max(4, region.h * 0.15);
-    var size = Math.min(sizes.label, region.h * 0.42);
+    // Lobby tiles and embeds: the strip is all there is besides the roads; use its height.
+    var size = opts.compact ? Math.min(sizes.label * 1.25, region.h * 0.5) : Math.min(sizes.label, region.h * 0.42);
     var cy = region.y + region.h / 2;
     var x = region.x + pad;
     var maxX = region.x + region.w - pad;
-    if (!opts.compact) {
-      var h = text(g, x, cy, label(labels, "ui.good_roads") + ":", size, "txt heading");
-      x += safeLen(h) + size * 0.6;
-    }
-    if (opts.counters && (snap.side_bets || []).length) {
-      // Lobby tiles: a one-line summary of the side-bet counters at the right end of the strip.
-      var ct = text(g, maxX, cy, sideBetSummary(snap.side_bets, labels), size * 0.85, "txt muted counters", "end",
-        (maxX - x) * (list.length ? 0.5 : 0.95));
-      ct.setAttribute("data-field", "counters");
-      title(ct, snap.side_bets.map(function (b) {
-        return label(labels, "bet." + b.bet, b.bet) + ": " + sideBetState(b, labels, false);
-      }).join("\n"));
-      maxX -= safeLen(ct) + size * 0.6;
-    }
-    if (!list.length) {
-      if (!opts.compact) text(g, x, cy, label(labels, "ui.no_good_roads"), size, "txt muted", "start", maxX - x);
+    var items = list.map(function (gr) { return { id: gr.pattern, cls: badgeClass(gr.pattern), text: goodRoadText(gr, labels) }; });
+    if (opts.compact) {
+      // Good roads first (they are why a tile is highlighted), the side-bet summary in what is left.
+      var end = items.length ? badges(g, items, x, cy, maxX, size * 0.9, "data-pattern") : x;
+      var bets = snap.side_bets || [];
+      var room = maxX - end - (items.length ? size * 0.6 : 0);
+      if (opts.counters && bets.length && room > size * 4) {
+        // The whole summary, else without "next closes in n", else nothing (never squeezed).
+        var ct = null, forms = [sideBetSummary(bets, labels), sideBetSummary(bets, labels, true)];
+        for (var f = 0; f < forms.length && !ct; f++) {
+          ct = text(g, maxX, cy, forms[f], size * 0.85, "txt muted counters", "end");
+          fitText(ct, room, 0.75);
+          if (ct.hasAttribute("textLength")) { g.removeChild(ct); ct = null; }
+        }
+        if (ct) {
+          ct.setAttribute("data-field", "counters");
+          title(ct, bets.map(function (b) {
+            return label(labels, "bet." + b.bet, b.bet) + ": " + sideBetState(b, labels, false);
+          }).join("\n"));
+        }
+      }
       return;
     }
-    var items = list.map(function (gr) { return { id: gr.pattern, cls: badgeClass(gr.pattern), text: goodRoadText(gr, labels) }; });
-    var after = badges(g, items, x, cy, opts.compact ? maxX : maxX - region.w * 0.3, size * 0.9, "data-pattern");
-    if (!opts.compact) {
-      text(g, maxX, cy, label(labels, "ui.history_note"), size * 0.62, "txt muted note", "end", Math.max(0, maxX - after - size));
+    var h = text(g, x, cy, label(labels, "ui.good_roads") + ":", size, "txt heading");
+    x += safeLen(h) + size * 0.6;
+    if (!list.length) {
+      text(g, x, cy, label(labels, "ui.no_good_roads"), size, "txt muted", "start", maxX - x);
+      return;
     }
+    var after = badges(g, items, x, cy, maxX - region.w * 0.3, size * 0.9, "data-pattern");
+    text(g, maxX, cy, label(labels, "ui.history_note"), size * 0.62, "txt muted note", "end", Math.max(0, maxX - after - size));
   }
 
   /* ---------- boards ---------- */
@@ -708,7 +831,7 @@
     big_eye_boy: function (p, r, s, l) { drawDerived(p, r, s, l, "big_eye_boy"); },
     small_road: function (p, r, s, l) { drawDerived(p, r, s, l, "small_road"); },
     cockroach_pig: function (p, r, s, l) { drawDerived(p, r, s, l, "cockroach_pig"); },
-    ask: function (p, r, s, l) { drawAsk(p, r, s, l); },
+    ask: drawAsk,
     stats: drawStats,
     side_bets: drawSideBets,
     good_roads: drawGoodRoads
@@ -740,13 +863,14 @@
     svg.setAttribute("data-table", snap.table);
     svg.setAttribute("data-orientation", layout.orientation || "");
     el("rect", { x: 0, y: 0, width: layout.width, height: layout.height, "class": "board-bg" }, svg);
+    measureWith(svg);
     var sizes = layout.text || { title: 24, label: 16, value: 18, small: 13, cell: 14 };
     var root = el("g", { "class": "board-root" }, svg);
     for (var i = 0; i < ORDER.length; i++) {
       var name = ORDER[i];
       var region = layout.regions[name];
       if (!region || region.w <= 0 || region.h <= 0) continue;
-      DRAWERS[name](root, region, snap, labels, opts, sizes);
+      DRAWERS[name](root, region, snap, labels, opts, sizes, layout);
     }
     var fresh = 0;
     if (before) {

@@ -289,3 +289,90 @@ def test_long_shoe_windows_match_roads_window_for_every_road(browser, live, auth
         assert page.js_errors == []  # type: ignore[attr-defined]
     finally:
         page.close()
+
+
+FITS_JS = """() => ({
+    scrollW: document.documentElement.scrollWidth, scrollH: document.documentElement.scrollHeight,
+    innerW: window.innerWidth, innerH: window.innerHeight,
+})"""
+
+
+def assert_no_scrollbars(page, what):
+    box = page.evaluate(FITS_JS)
+    assert box["scrollH"] <= box["innerH"], f"{what}: content {box['scrollH']} px tall in a {box['innerH']} px viewport"
+    assert box["scrollW"] <= box["innerW"], f"{what}: content {box['scrollW']} px wide in a {box['innerW']} px viewport"
+
+
+@pytest.mark.parametrize("width, height, orientation", [(1920, 1080, "landscape"), (1080, 1920, "portrait")])
+def test_table_page_fits_the_screen_without_scrollbars(browser, live, auth, width, height, orientation):
+    """A lobby screen shows the whole board and its link bar: nothing to scroll, the board in view
+    (the shoe list and the embed snippet open as overlays, still without scrollbars)."""
+    _deal_some(live, auth, "T1", 40, seed=7)
+    page = open_page(browser, f"{live}/tables/T1", width=width, height=height)
+    try:
+        assert page.locator("svg#board").get_attribute("data-orientation") == orientation
+        assert_no_scrollbars(page, f"table page {width}x{height}")
+        board = page.locator("svg#board").bounding_box()
+        bar = page.locator("footer.bar").bounding_box()
+        assert board["y"] >= 0 and board["y"] + board["height"] <= bar["y"] + 0.5
+        assert bar["y"] + bar["height"] <= height + 0.5
+        for overlay in ("shoes", "embed"):
+            page.click(f'footer.bar a[data-link="{overlay}"]')
+            assert page.locator(f"#{overlay}").is_visible()
+            assert_no_scrollbars(page, f"table page {width}x{height} with #{overlay} open")
+        page.click('#embed a[data-link="close"]')
+        assert not page.locator("#embed").is_visible()
+        assert page.js_errors == []  # type: ignore[attr-defined]
+    finally:
+        page.close()
+    page = open_page(browser, f"{live}/tables/T1/shoes/1", width=width, height=height, wait_live=False)
+    try:
+        assert_no_scrollbars(page, f"past shoe page {width}x{height}")
+    finally:
+        page.close()
+
+
+def test_last_result_names_the_winner_then_both_totals_labelled(browser, live, feed):
+    """Banker 7-3: "Banker" large, then "Player 3 · Banker 7"; a natural is marked below."""
+    feed("T1", 1, 1, ROUND_B)
+    page = open_page(browser, f"{live}/tables/T1")
+    try:
+        panel = '[data-region="last_result"]'
+        assert page.locator(f'{panel} [data-field="winner"]').text_content() == "Banker"
+        assert page.locator(f'{panel} [data-field="totals"]').text_content() == "Player 3 · Banker 7"
+        assert page.locator(f'{panel} [data-field="marks"]').count() == 0
+        winner_size = float(page.locator(f'{panel} [data-field="winner"]').get_attribute("font-size"))
+        totals_size = float(page.locator(f'{panel} [data-field="totals"]').get_attribute("font-size"))
+        assert winner_size > totals_size
+        feed("T1", 1, 2, ROUND_P_NATURAL)
+        page.wait_for_selector(f'{panel}[data-winner="P"]', timeout=APPEAR_MS)
+        assert page.locator(f'{panel} [data-field="totals"]').text_content() == "Player 9 · Banker 7"
+        assert page.locator(f'{panel} [data-field="marks"]').text_content() == "Natural"
+    finally:
+        page.close()
+    page = open_page(browser, f"{live}/tables/T1?lang=zh", width=1080, height=1920)
+    try:
+        assert page.locator('[data-region="last_result"] [data-field="winner"]').text_content() == "闲"
+        assert page.locator('[data-region="last_result"] [data-field="totals"]').text_content() == "闲 9 · 庄 7"
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("tables", [1, 4, 12])
+def test_lobby_wall_fits_the_screen_for_any_number_of_tables(browser, live, feed, tables):
+    """1, 4 or 12 tables on a 1920x1080 wall (and a 1080x1920 one): every tile in view, no scrollbars."""
+    for n in range(1, tables + 1):
+        feed(f"T{n}", 1, 1, ROUND_B)
+    for width, height in ((1920, 1080), (1080, 1920)):
+        page = open_page(browser, f"{live}/lobby", width=width, height=height)
+        try:
+            assert page.locator(".tile").count() == tables
+            assert_no_scrollbars(page, f"lobby of {tables} at {width}x{height}")
+            for box in page.eval_on_selector_all(".tile", "els => els.map(e => e.getBoundingClientRect().toJSON())"):
+                assert box["left"] >= 0 and box["top"] >= 0
+                assert box["right"] <= width + 0.5 and box["bottom"] <= height + 0.5
+                assert box["width"] >= 300  # readable tiles
+            if (tables, width) == (12, 1920):
+                shot(page, "lobby_12_dark.png")
+        finally:
+            page.close()

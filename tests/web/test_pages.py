@@ -73,6 +73,8 @@ def test_lobby_carries_the_json_twin_data_and_the_tile_geometry(client, table_t1
     assert boot["version"] == twin["version"]
     assert [t["id"] for t in boot["tables"]] == ["T1"]
     assert boot["tile"] == board_layout(480, 270, kind="tile")
+    # the shapes the wall may choose from (16:9, 2:1, 2.4:1), the default first
+    assert boot["tiles"] == [board_layout(w, h, kind="tile") for w, h in ((480, 270), (480, 240), (480, 200))]
     assert boot["ws"] == "/ws/lobby"
     assert boot["tableUrl"] == "/tables/{id}"
     assert links(resp, "json") == ["/api/tables"]
@@ -137,6 +139,17 @@ def test_table_page_shows_an_embed_snippet_for_its_widget(client, table_t1):
     # The snippet's URL works.
     path = src.removeprefix("http://localhost")
     assert client.get(path).status_code == 200
+
+
+def test_table_page_opens_shoes_and_embed_snippet_as_overlays_from_its_link_bar(client, table_t1):
+    """The page is one screen (board + link bar); the shoe list and the snippet open over it."""
+    resp = client.get("/tables/T1")
+    html = resp.get_data(as_text=True)
+    assert links(resp, "shoes") == ["#shoes"]
+    assert links(resp, "embed") == ["#embed"]
+    assert '<section class="more-box" id="shoes"' in html and '<section class="more-box" id="embed"' in html
+    assert html.count('data-link="close"') == 2
+    assert 'class="theme-dark board-html"' in html
 
 
 def test_table_page_lists_the_shoes_with_links_to_past_boards(client, auth, table_t1):
