@@ -47,7 +47,10 @@ from flask import Flask, current_app
 
 from roads.cards import Card, CardError, parse_cards
 from roads.outcome import ResultError, RoundResult
+from roads.shoe_roads import ShoeRoads
+from roads.snapshot import build_snapshot
 from roads.tableau import TableauError
+from roads.variants import DEFAULT_VARIANT_ID, get_variant
 from web import schemas
 from web.config import TABLE_ID_RE, ConfigError, table_configs
 from web.errors import BadRequest, Conflict, NotFound, Unavailable, Unprocessable
@@ -79,20 +82,6 @@ def encode(obj: Any) -> bytes:
 def burn_count(turned: Card) -> int:
     """Cards burned after the turned card at a new shoe: its value, 10 for T/J/Q/K (seeds 000-002)."""
     return turned.value or 10
-
-
-# ----------------------------------------------------------------------------- roads glue
-def _roads_api() -> tuple[Any, Any]:
-    from roads.shoe_roads import ShoeRoads
-    from roads.snapshot import build_snapshot
-
-    return ShoeRoads, build_snapshot
-
-
-def _variants() -> Any:
-    import roads.variants as variants
-
-    return variants
 
 
 def result_of(round_data: Mapping[str, Any]) -> RoundResult:
@@ -292,13 +281,11 @@ class Service:
         self._lobby: tuple[int, bytes] = (0, b"[]")
         self._past: collections.OrderedDict[tuple[str, int], tuple[int, dict[str, Any], bytes]] = collections.OrderedDict()
         self._past_lock = threading.Lock()
-        self.ShoeRoads, self.build_snapshot = _roads_api()
-        self.variants = _variants()
         for table_id, cfg in (tables or {}).items():
             variant_id = cfg.get("variant")
             if variant_id is not None:
                 try:
-                    self.variants.get_variant(variant_id)
+                    get_variant(variant_id)
                 except ValueError as e:
                     raise ConfigError(f"ROADS_TABLES[{table_id!r}].variant: {e}") from None
             self._tables[table_id] = TableState(table_id, cfg.get("name"), variant_id, configured=True)
@@ -526,7 +513,7 @@ class Service:
             self._refresh(t)
 
     def _default_variant(self, t: TableState) -> Any:
-        return self.variants.get_variant(t.variant_id or self.variants.DEFAULT_VARIANT_ID)
+        return get_variant(t.variant_id or DEFAULT_VARIANT_ID)
 
     def _check_copies(self, s_copies: collections.Counter, decks: int, cards: Iterable[tuple[str, Card]],
                       shoe: int, removed: Iterable[Card] = ()) -> None:
@@ -632,7 +619,7 @@ class Service:
     def _plan_shoe(self, t: TableState, body: schemas.ShoeIn) -> Event | Ack:
         if body.variant is not None:
             try:
-                variant = self.variants.get_variant(body.variant)
+                variant = get_variant(body.variant)
             except ValueError as e:
                 raise Unprocessable(str(e), field="variant", code="unknown_variant") from None
         else:
@@ -740,17 +727,17 @@ class Service:
     # ------------------------------------------------------------------ applying events
     def _variant_or_default(self, variant_id: str) -> Any:
         try:
-            return self.variants.get_variant(variant_id)
+            return get_variant(variant_id)
         except ValueError:
-            log.warning("stored variant %r is no longer a preset; using %r", variant_id, self.variants.DEFAULT_VARIANT_ID)
-            return self.variants.get_variant(self.variants.DEFAULT_VARIANT_ID)
+            log.warning("stored variant %r is no longer a preset; using %r", variant_id, DEFAULT_VARIANT_ID)
+            return get_variant(DEFAULT_VARIANT_ID)
 
     def _open_shoe(self, t: TableState, number: int, info: Mapping[str, Any], at: float, explicit: bool) -> ShoeState:
         s = ShoeState(number=number, variant=self._variant_or_default(info["variant"]), decks=int(info["decks"]),
                       started_at=at, explicit=explicit, burn=tuple(info.get("burn") or ()),
                       cut_card_position=info.get("cut_card_position"))
         s.copies.update(Card.parse(c) for c in s.burn)
-        s.roads = self.ShoeRoads()
+        s.roads = ShoeRoads()
         if t.current is not None:
             t.current.roads = None  # past shoes are rebuilt from their ops on demand
         t.shoes[number] = s
@@ -817,7 +804,7 @@ class Service:
         return r
 
     def _replay(self, s: ShoeState) -> Any:
-        roads = self.ShoeRoads()
+        roads = ShoeRoads()
         for op, number, result in s.ops:
             if op == "record":
                 roads.record(number, result)
@@ -831,9 +818,9 @@ class Service:
     def _build(self, t: TableState, s: ShoeState | None, roads: Any, version: int, *, live: bool) -> dict[str, Any]:
         if s is None:  # a configured table before its first shoe: shoe 1 awaiting round 1
             variant = self._default_variant(t)
-            snap = self.build_snapshot(table=t.id, shoe=1, version=version, roads=self.ShoeRoads(), variant=variant)
+            snap = build_snapshot(table=t.id, shoe=1, version=version, roads=ShoeRoads(), variant=variant)
         else:
-            snap = self.build_snapshot(table=t.id, shoe=s.number, version=version, roads=roads, variant=s.variant)
+            snap = build_snapshot(table=t.id, shoe=s.number, version=version, roads=roads, variant=s.variant)
         snap["name"] = t.name
         snap["live"] = live
         return snap
