@@ -6,16 +6,23 @@ each drawn with the first font in the language's chain whose character map cover
 run). Pillow's raqm layout (HarfBuzz + FriBiDi, bundled in the wheels) shapes each run,
 which Thai, Lao and Burmese need (stacked vowels and tone marks, medials, reordering).
 
-Fonts come from the project's own ``static/fonts/`` (OFL Noto files copied from Debian's
+Fonts come from the project's own ``static/fonts/`` (OFL Noto files from Debian's
 fonts-noto-core and fonts-noto-cjk, see ``static/fonts/OFL.txt``) so a fresh machine needs
 no package; the system's Noto folders are a second source; Pillow's built-in font is the
 last resort (Latin only).
+
+The shipped CJK face, ``NotoSansSC-Bold.otf``, is a subset of Noto Sans CJK SC Bold (made by
+``tools/subset_cjk_font.py``): the hanzi of GB2312 and of Big5 level 1, CJK punctuation,
+fullwidth forms and every character of the Chinese catalogue. The same file is the web
+pages' CJK font (``static/css/roads.css``). For rarer characters (table names), every chain
+ends with a full system CJK face when the machine has one (fonts-noto-cjk).
 
 Chains (first match wins per character):
 
 - ``en``: Latin, CJK, Thai, Lao, Myanmar (table names in any script still render)
 - ``zh``: Latin (digits, Latin letters), CJK (Simplified Chinese face), then the others
 - ``th`` / ``lo`` / ``my``: Latin, then that script's face, then the others
+- all: then the full system CJK face, if installed (``cjk`` too, for characters the subset lacks)
 """
 
 from __future__ import annotations
@@ -73,12 +80,18 @@ _CANDIDATES: dict[str, dict[str, tuple[tuple[str, int], ...]]] = {
     "thai": {"regular": (("NotoSansThai-Regular.ttf", 0),), "bold": (("NotoSansThai-Bold.ttf", 0),)},
     "lao": {"regular": (("NotoSansLao-Regular.ttf", 0),), "bold": (("NotoSansLao-Bold.ttf", 0),)},
     "myanmar": {"regular": (("NotoSansMyanmar-Regular.ttf", 0),), "bold": (("NotoSansMyanmar-Bold.ttf", 0),)},
-    # One CJK weight is shipped (size); index 2 = "Noto Sans CJK SC" (Simplified Chinese forms).
+    # One CJK weight is shipped (size): a Simplified Chinese subset, a single face (index 0).
+    # System copies: index 2 of the fonts-noto-cjk collections is "Noto Sans CJK SC".
     "cjk": {
-        "regular": (("NotoSansCJK-Bold.ttc", 2), ("NotoSansCJK-Regular.ttc", 2), ("NotoSansCJKsc-Regular.otf", 0)),
-        "bold": (("NotoSansCJK-Bold.ttc", 2), ("NotoSansCJKsc-Bold.otf", 0), ("NotoSansCJK-Regular.ttc", 2)),
+        "regular": (("NotoSansSC-Bold.otf", 0), ("NotoSansCJK-Regular.ttc", 2), ("NotoSansCJKsc-Regular.otf", 0),
+                    ("NotoSansCJK-Bold.ttc", 2)),
+        "bold": (("NotoSansSC-Bold.otf", 0), ("NotoSansCJK-Bold.ttc", 2), ("NotoSansCJKsc-Bold.otf", 0),
+                 ("NotoSansCJK-Regular.ttc", 2)),
     },
 }
+
+SUBSET_CJK_FILES: frozenset[str] = frozenset({"NotoSansSC-Bold.otf"})
+"""CJK files that hold only part of the hanzi (the shipped subset): the full-font fallback skips them."""
 
 _SCRIPT_ORDER: dict[str, tuple[str, ...]] = {
     "en": ("latin", "cjk", "thai", "lao", "myanmar"),
@@ -91,15 +104,21 @@ _SCRIPT_ORDER: dict[str, tuple[str, ...]] = {
 _RAQM_LANGUAGE = {"en": "en", "zh": "zh-Hans", "th": "th", "lo": "lo", "my": "my"}
 
 
-def _find(script: str, weight: str) -> Face | None:
+def _find(script: str, weight: str, *, skip: frozenset[str] = frozenset()) -> Face | None:
     dirs = [Path(os.environ["ROADS_FONT_DIR"])] if os.environ.get("ROADS_FONT_DIR") else []
     dirs += [FONT_DIR, *SYSTEM_FONT_DIRS]
     for d in dirs:  # the shipped folder wins over system copies for every candidate
         for name, index in _CANDIDATES[script][weight]:
             p = d / name
-            if p.is_file():
+            if name not in skip and p.is_file():
                 return Face(script, str(p), index)
     return None
+
+
+def full_cjk_face(weight: str = "bold") -> Face | None:
+    """A CJK face with every hanzi (not the shipped subset): a system or ``ROADS_FONT_DIR`` copy
+    of Noto Sans CJK, or ``None``. Ends every chain, for rare characters in table names."""
+    return _find("cjk", weight, skip=SUBSET_CJK_FILES)
 
 
 @functools.lru_cache(maxsize=None)
@@ -118,6 +137,9 @@ def font_chain(lang: str, weight: str = "bold") -> tuple[Face, ...]:
         face = _find(script, weight)
         if face is not None:
             faces.append(face)
+    full = full_cjk_face(weight)
+    if full is not None and full not in faces:
+        faces.append(full)
     return tuple(faces)
 
 

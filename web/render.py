@@ -529,47 +529,215 @@ def _stack(d: ImageDraw.ImageDraw, x: float, top: float, height: float, width: f
         y += asc + desc + gap
 
 
-def _last_result(img: Image.Image, d: ImageDraw.ImageDraw, r: Mapping[str, int], snap: Mapping[str, Any],
-                 theme: Theme, lang: str, text: Mapping[str, int], *, compact: bool = False) -> None:
-    last = snap.get("last")
-    if last is None and snap.get("bead_plate"):
-        last = snap["bead_plate"][-1]
-    h = r["h"]
-    disc_px = min(h - 4, round(h * 0.84), r["w"] - 4) // 2 * 2
-    if disc_px < 6:
-        return
-    pad = max(2, (h - disc_px) // 2)
-    x = r["x"] + r["w"] - pad - disc_px
-    if not last:
-        if not compact:
-            t, s = _fit(label("ui.no_rounds_yet", lang), r["w"] - 2 * pad, text["small"], lang, "regular")
-            fonts.draw_text(d, (r["x"] + r["w"] - pad, r["y"] + h / 2), t, size=s, fill=theme.muted, lang=lang,
-                            weight="regular", anchor="rm")
-        return
+def _totals_segments(last: Mapping[str, Any], theme: Theme, lang: str, short: bool) -> list[tuple[str, RGB, str]]:
+    """"Player 8 · Banker 6" as ``(text, colour, weight)`` pieces: each side's catalogue word
+    (``winner.*``, or ``winner_short.*`` when ``short``) regular and its total bold, in the
+    side's colour, a muted dot between (the web page's last-result line)."""
+    key = "winner_short." if short else "winner."
+    segs: list[tuple[str, RGB, str]] = []
+    for side, total in (("P", last["player_total"]), ("B", last["banker_total"])):
+        colour = _colour(theme, side)
+        if segs:
+            segs.append((" \u00b7 ", theme.muted, "regular"))
+        segs += [(label(key + side, lang) + " ", colour, "regular"), (str(total), colour, "bold")]
+    return segs
+
+
+def _segments_width(segs: Sequence[tuple[str, RGB, str]], size: int, lang: str) -> float:
+    return sum(fonts.text_width(t, size=size, lang=lang, weight=w) for t, _, w in segs)
+
+
+def _draw_segments(d: ImageDraw.ImageDraw, x: float, baseline: float, segs: Sequence[tuple[str, RGB, str]],
+                   size: int, lang: str) -> None:
+    """Draw differently coloured pieces of one line on a shared baseline, left to right."""
+    for t, colour, weight in segs:
+        fonts.draw_text(d, (x, baseline), t, size=size, fill=colour, lang=lang, weight=weight, anchor="ls")
+        x += fonts.text_width(t, size=size, lang=lang, weight=weight)
+
+
+def _ink(texts: Sequence[str], size: int, lang: str, weight: str) -> tuple[int, int]:
+    """Ascent/descent of the ink of every string of ``texts`` together: lines measured on all the
+    strings they may show (the three winner words, say) keep their place from round to round."""
+    return _ink_cached(tuple(texts), int(size), lang, weight)
+
+
+@functools.lru_cache(maxsize=4096)
+def _ink_cached(texts: tuple[str, ...], size: int, lang: str, weight: str) -> tuple[int, int]:
+    asc, desc = 0, 0
+    for t in texts:
+        if t.strip():
+            a, b = fonts.line_metrics(t, size=size, lang=lang, weight=weight)
+            asc, desc = max(asc, a), max(desc, b)
+    return asc, desc
+
+
+def _bead(img: Image.Image, theme: Theme, last: Mapping[str, Any], lang: str, x: int, y: int, size: int) -> None:
+    """The winner's bead (disc and letter) with its pair / natural dots, ``size`` px at ``(x, y)``."""
     winner = last.get("winner", "")
-    colour = _colour(theme, winner) or theme.muted
-    y = r["y"] + (h - disc_px) // 2
-    _paste(img, colour, _mask("disc", disc_px), x, y)
-    _paste(img, theme.on_symbol, _letter_mask(label(f"winner_short.{winner}", lang), disc_px, lang), x, y)
+    _paste(img, _colour(theme, winner) or theme.muted, _mask("disc", size), x, y)
+    _paste(img, theme.on_symbol, _letter_mask(label(f"winner_short.{winner}", lang), size, lang), x, y)
     for key, shape, mark in (("banker_pair", "bp", theme.banker), ("player_pair", "pp", theme.player),
                              ("natural", "nat", theme.natural)):
         if last.get(key):
-            _paste(img, theme.panel, _mask(shape + "_halo", disc_px), x, y)
-            _paste(img, mark, _mask(shape, disc_px), x, y)
-    avail = x - r["x"] - 2 * pad
-    if compact or avail < text["small"] * 3:
+            _paste(img, theme.panel, _mask(shape + "_halo", size), x, y)
+            _paste(img, mark, _mask(shape, size), x, y)
+
+
+MIN_LAST_RESULT_PX = 10
+"""Below this text size the full last-result panel (winner, totals, marks) turns compact."""
+
+
+def _last_result_compact(img: Image.Image, d: ImageDraw.ImageDraw, r: Mapping[str, int], last: Mapping[str, Any],
+                         theme: Theme, lang: str, text: Mapping[str, int], pad: int) -> None:
+    """The winner's bead, then "P 8 · B 6" (short words; the winner's word without totals)."""
+    x0, y0, w, h = r["x"], r["y"], r["w"], r["h"]
+    winner = last.get("winner", "")
+    left, right = x0 + pad, x0 + w - pad
+    disc = int(min(h - 2 * pad, w * 0.3)) // 2 * 2
+    if disc >= 6:
+        _bead(img, theme, last, lang, left, y0 + (h - disc) // 2, disc)
+    tx = left + max(disc, 0) + pad * 0.6
+    avail = right - tx
+    size = round(min(text["value"] * 1.15, h * 0.55))
+    has_totals = last.get("player_total") is not None and last.get("banker_total") is not None
+    segs = (_totals_segments(last, theme, lang, short=True) if has_totals
+            else [(label(f"winner.{winner}", lang), _colour(theme, winner) or theme.muted, "bold")])
+    full = _segments_width(segs, size, lang)
+    if full > avail > 0:
+        size = int(size * avail / full)
+        while size > 6 and _segments_width(segs, size, lang) > avail:
+            size -= 1
+    if avail > 0 and size >= 6:
+        asc, desc = _ink(["".join(t for t, _, _ in segs)], size, lang, "regular")
+        _draw_segments(d, tx, y0 + h / 2 + (asc - desc) / 2, segs, size, lang)
+
+
+def _last_result(img: Image.Image, d: ImageDraw.ImageDraw, r: Mapping[str, int], snap: Mapping[str, Any],
+                 theme: Theme, lang: str, text: Mapping[str, int], *, compact: bool = False) -> None:
+    """The last result, read as on the web page (static/js/roads.js ``drawLastResult``).
+
+    Full boards: the winner's word large (after its bead when the panel is wide enough), then
+    both totals labelled, "Player 8 · Banker 6" (catalogue words in their side's colour, totals
+    bold), then the pair / natural marks in gold; beside the winner's word instead when a third
+    line would leave the totals too small. Compact (embeds, lobby tiles): the bead and
+    "P 8 · B 6" with the short words.
+    """
+    last = snap.get("last")
+    if last is None and snap.get("bead_plate"):
+        last = snap["bead_plate"][-1]
+    x0, y0, w, h = r["x"], r["y"], r["w"], r["h"]
+    pad = max(4, round(min(h, w) * 0.12))
+    if h < 8 or w < 16:
         return
-    totals = ""
-    if last.get("player_total") is not None and last.get("banker_total") is not None:
-        totals = (f"{label('winner_short.P', lang)} {last['player_total']}  :  "
-                  f"{last['banker_total']} {label('winner_short.B', lang)}")
-    lines = [(label("ui.last_result", lang), text["small"], "regular", theme.muted),
-             (label(f"winner.{winner}", lang), text["value"], "bold", colour),
-             (totals, text["small"], "regular", theme.text)]
-    need = sum(sum(fonts.font_metrics(t, size=sz, lang=lang, weight=w)) for t, sz, w, _ in lines)
-    if need > h * 1.25:  # tall scripts: keep the winner and the totals legible, drop the caption
-        lines = lines[1:]
-    _stack(d, x - pad, r["y"], h, avail, lines, lang, "r")
+    if not last:
+        wait = label("ui.no_rounds_yet", lang)
+        size = text["small"] if compact else text["label"]
+        fit = fonts.fit_size(wait, w - 2 * pad, size, lang=lang, weight="regular", min_size=6)
+        if fit < size * 0.75:  # too long to read here (lobby tiles): a dash
+            wait, fit = "\u2013", min(text["value"], round(h * 0.5))
+        fonts.draw_text(d, (x0 + w / 2, y0 + h / 2), wait, size=fit, fill=theme.muted, lang=lang,
+                        weight="regular", anchor="mm")
+        return
+    winner = last.get("winner", "")
+    colour = _colour(theme, winner) or theme.muted
+    has_totals = last.get("player_total") is not None and last.get("banker_total") is not None
+    left, right = x0 + pad, x0 + w - pad
+    if compact or h < text["title"] * 1.9:
+        _last_result_compact(img, d, r, last, theme, lang, text, pad)
+        return
+
+    if w >= h * 3.4:  # the winner's bead before the words when the panel can spare it
+        disc = int(min(h - 2 * pad, w * 0.22)) // 2 * 2
+        _bead(img, theme, last, lang, left, y0 + (h - disc) // 2, disc)
+        left += disc + pad
+    width = right - left
+    word = label(f"winner.{winner}", lang)
+    words = [label(f"winner.{k}", lang) for k in "BPT"]
+    flags = [label(k, lang) for key, k in (("banker_pair", "ui.banker_pair"), ("player_pair", "ui.player_pair"),
+                                            ("natural", "ui.natural")) if last.get(key)]
+    marks = "  \u00b7  ".join(flags)
+    segs = _totals_segments(last, theme, lang, short=False) if has_totals else []
+    room = h - 2 * pad * 0.6
+
+    def plan(beside: bool, winner_share: float = 1.55) -> tuple[list[int], list[tuple[int, int]], float]:
+        """Sizes and ink boxes of the lines (winner, totals, marks on their own line unless
+        ``beside``), shrunk together until they and the gaps between them fit the panel."""
+        shares = [winner_share, 1.0 if segs else 0.0, 0.8 if flags and not beside else 0.0]
+        caps = [text["title"] * 1.15, text["value"] * 1.1, text["label"]]
+        unit = room / (sum(shares) * 1.18)
+        sizes = [max(6, round(min(cap, unit * sh))) if sh else 0 for cap, sh in zip(caps, shares)]
+        for _ in range(6):
+            boxes = [_ink(words, sizes[0], lang, "bold"),
+                     _ink(["".join(t for t, _, _ in segs)], sizes[1], lang, "regular") if sizes[1] else (0, 0),
+                     _ink([marks], sizes[2], lang, "bold") if sizes[2] else (0, 0)]
+            used = [sz for sz in sizes if sz]
+            total = sum(a + b for a, b in boxes) + sum(round(sz * 0.3) for sz in used[1:])
+            if total <= room or all(sz <= 6 for sz in used):
+                break
+            k = room / total
+            sizes = [max(6, int(sz * k)) if sz else 0 for sz in sizes]
+        return sizes, boxes, total
+
+    # Winner and totals alone decide whether this board has room for the full panel (so it does
+    # not change from round to round); the marks then go on a third line, or beside the winner's
+    # word when a third line would leave the totals too small, or (no room at all) only as the
+    # bead's dots.
+    sizes, boxes, total = plan(beside=True)
+    if sizes[0] < MIN_LAST_RESULT_PX or (segs and sizes[1] < MIN_LAST_RESULT_PX):
+        # a small board: one line, "P 8 · B 6", is more legible than several tiny ones
+        _last_result_compact(img, d, r, last, theme, lang, text, pad)
+        return
+    beside = False
+    if flags:
+        three = plan(beside=False)
+        if three[0][2] >= 8 and (not segs or three[0][1] >= max(MIN_LAST_RESULT_PX, text["label"] * 0.7)):
+            sizes, boxes, total = three
+        else:
+            flag_size = max(6, min(text["label"], round(sizes[0] * 0.8 / 1.55)))
+            word_w = fonts.text_width(word, size=sizes[0], lang=lang) + sizes[0] * 0.5
+            while flag_size > max(8, text["small"] * 0.85) and word_w + fonts.text_width(
+                    marks, size=flag_size, lang=lang) > width:
+                flag_size -= 1
+            tight = plan(beside=False, winner_share=1.15)
+            if word_w + fonts.text_width(marks, size=flag_size, lang=lang) <= width:
+                beside = True
+                sizes = [sizes[0], sizes[1], flag_size]
+            elif tight[0][1] >= MIN_LAST_RESULT_PX and tight[0][2] >= 8:
+                sizes, boxes, total = tight
+            else:
+                flags = []
+    y = y0 + (h - total) / 2
+    # line 1: the winner's word (and the marks, right-aligned, when they go beside it)
+    base1 = y + boxes[0][0]
+    word_room = width
+    if beside:
+        word_room -= fonts.text_width(marks, size=sizes[2], lang=lang) + sizes[0] * 0.5
+    wt, ws = _fit(word, word_room, sizes[0], lang)
+    fonts.draw_text(d, (left, base1), wt, size=ws, fill=colour, lang=lang, anchor="ls")
+    if beside:
+        fonts.draw_text(d, (right, base1), marks, size=sizes[2], fill=theme.badge_text, lang=lang, anchor="rs")
+    y = base1 + boxes[0][1]
+    # line 2: "Player 8 · Banker 6", shrunk to the width; the short words when the long ones need
+    # more than 30% less
+    if segs:
+        y += round(sizes[1] * 0.3)
+        size = sizes[1]
+        if _segments_width(segs, size, lang) > width:
+            short = _totals_segments(last, theme, lang, short=True)
+            if _segments_width(segs, round(size * 0.7), lang) > width:
+                segs = short
+            while size > 6 and _segments_width(segs, size, lang) > width:
+                size -= 1
+        _draw_segments(d, left, y + boxes[1][0], segs, size, lang)
+        y += boxes[1][0] + boxes[1][1]
+    # line 3: the marks in gold
+    if flags and not beside:
+        y += round(sizes[2] * 0.3)
+        if fonts.text_width(marks, size=sizes[2], lang=lang) > width:
+            marks = " \u00b7 ".join(flags)  # tighter separators before a smaller size
+        ms = fonts.fit_size(marks, width, sizes[2], lang=lang, min_size=max(6, round(sizes[2] * 0.6)))
+        mt = fonts.ellipsize(marks, width, size=ms, lang=lang)
+        fonts.draw_text(d, (left, y + boxes[2][0]), mt, size=ms, fill=theme.badge_text, lang=lang, anchor="ls")
 
 
 def _pct(n: int, total: int) -> str:

@@ -56,15 +56,47 @@ def _browser_or_skip():
 
 
 @pytest.fixture(scope="module")
-def browser():
-    """One headless Chromium for the module."""
+def playwright():
+    """Playwright for the module (one instance: the sync API allows one per thread)."""
     _browser_or_skip()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+        yield pw
+
+
+@pytest.fixture(scope="module")
+def browser(playwright):
+    """One headless Chromium for the module."""
+    b = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    yield b
+    b.close()
+
+
+DEJAVU_DIR = Path("/usr/share/fonts/truetype/dejavu")
+ONLY_DEJAVU_FONTS_CONF = """<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "fonts.dtd">
+<fontconfig>
+  <dir>{dejavu}</dir>
+  <cachedir>{cache}</cachedir>
+  <config></config>
+</fontconfig>
+"""
+
+
+@pytest.fixture(scope="module")
+def bare_browser(playwright, tmp_path_factory):
+    """Chromium as on a fresh machine: fontconfig knows only DejaVu (no Noto, no CJK font), so
+    whatever the pages show in other scripts comes from the fonts they bundle."""
+    if not DEJAVU_DIR.is_dir():
+        pytest.skip(f"{DEJAVU_DIR} not found (Debian package fonts-dejavu-core)")
+    folder = tmp_path_factory.mktemp("fontconfig")
+    conf = folder / "fonts.conf"
+    conf.write_text(ONLY_DEJAVU_FONTS_CONF.format(dejavu=DEJAVU_DIR, cache=folder / "cache"), encoding="utf-8")
+    b = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
+                                   env={**os.environ, "FONTCONFIG_FILE": str(conf)})
+    yield b
+    b.close()
 
 
 @pytest.fixture
@@ -376,3 +408,49 @@ def test_lobby_wall_fits_the_screen_for_any_number_of_tables(browser, live, feed
                 shot(page, "lobby_12_dark.png")
         finally:
             page.close()
+
+
+CJK_FONT_URL = "/static/fonts/NotoSansSC-Bold.otf"
+FONT_PROBE_JS = """async (ch) => {
+    const faces = await document.fonts.load('700 40px "Roads Sans"', ch);
+    const ctx = document.createElement('canvas').getContext('2d');
+    ctx.font = '700 40px "Roads Sans"';
+    const roads = ctx.measureText(ch).width;
+    ctx.font = '700 40px "DejaVu Sans"';
+    return {
+        faces: faces.map(f => ({family: f.family, status: f.status, range: f.unicodeRange})),
+        check: document.fonts.check('700 40px "Roads Sans"', ch),
+        width: roads, dejavuWidth: ctx.measureText(ch).width,
+        fetched: performance.getEntriesByType('resource').map(e => new URL(e.name).pathname),
+    };
+}"""
+
+
+def test_chinese_renders_with_the_bundled_font_on_a_machine_without_cjk_fonts(bare_browser, live, feed):
+    """On a Chromium that has only DejaVu, the zh table page fetches static/fonts/NotoSansSC-Bold.otf
+    (its @font-face unicode-range covers hanzi) and draws 庄/闲/和 with it: full-width (1 em)
+    glyphs, not DejaVu's missing-glyph boxes."""
+    feed("T1", 1, 1, ROUND_B)
+    page = open_page(bare_browser, f"{live}/tables/T1?lang=zh", width=1280, height=720)
+    try:
+        assert page.locator('[data-region="last_result"] [data-field="winner"]').text_content() == "庄"
+        for ch in "庄闲和":
+            probe = page.evaluate(FONT_PROBE_JS, ch)
+            assert probe["faces"], probe  # a Roads Sans face covers the character and loaded
+            assert all(f["status"] == "loaded" and "U+4E00-9FFF" in f["range"].upper() for f in probe["faces"]), probe
+            assert probe["check"] is True
+            assert abs(probe["width"] - 40) < 0.5, probe  # CJK ideographs advance 1 em
+            assert abs(probe["dejavuWidth"] - 40) > 2, probe  # ... which DejaVu's fallback box does not
+        assert CJK_FONT_URL in probe["fetched"]
+        assert page.js_errors == []  # type: ignore[attr-defined]
+        shot(page, "table_zh_bundled_font_only_dejavu.png")
+    finally:
+        page.close()
+    # Without Chinese text on the page nothing fetches the 2.5 MB file (embed: no language links).
+    page = open_page(bare_browser, f"{live}/embed/T1?lang=en", width=800, height=450)
+    try:
+        page.wait_for_timeout(200)
+        fetched = page.evaluate("performance.getEntriesByType('resource').map(e => new URL(e.name).pathname)")
+        assert CJK_FONT_URL not in fetched
+    finally:
+        page.close()

@@ -28,28 +28,87 @@ def test_languages_match_the_catalogues():
     assert fonts.LANGUAGES == i18n.LANGUAGES
 
 
+SHIPPED = ("NotoSans-Regular.ttf", "NotoSans-Bold.ttf", "NotoSansThai-Regular.ttf", "NotoSansThai-Bold.ttf",
+           "NotoSansLao-Regular.ttf", "NotoSansLao-Bold.ttf", "NotoSansMyanmar-Regular.ttf",
+           "NotoSansMyanmar-Bold.ttf", "NotoSansSC-Bold.otf")
+CJK_FILE = fonts.FONT_DIR / "NotoSansSC-Bold.otf"
+
+
+@pytest.fixture
+def fresh_machine(monkeypatch):
+    """Only the shipped fonts: no system Noto folders, no ROADS_FONT_DIR (a machine without fonts-noto-*)."""
+    monkeypatch.setattr(fonts, "SYSTEM_FONT_DIRS", ())
+    monkeypatch.delenv("ROADS_FONT_DIR", raising=False)
+    fonts.reset_caches()
+    yield
+    monkeypatch.undo()
+    fonts.reset_caches()
+
+
 def test_shipped_fonts_and_licence_are_in_static_fonts():
     names = {p.name for p in fonts.FONT_DIR.iterdir()}
-    for needed in ("NotoSans-Regular.ttf", "NotoSans-Bold.ttf", "NotoSansThai-Regular.ttf", "NotoSansThai-Bold.ttf",
-                   "NotoSansLao-Regular.ttf", "NotoSansLao-Bold.ttf", "NotoSansMyanmar-Regular.ttf",
-                   "NotoSansMyanmar-Bold.ttf", "NotoSansCJK-Bold.ttc", "OFL.txt"):
-        assert needed in names
-    assert "SIL OPEN FONT LICENSE Version 1.1" in (fonts.FONT_DIR / "OFL.txt").read_text(encoding="utf-8")
+    assert names == {*SHIPPED, "OFL.txt"}
+    licence = (fonts.FONT_DIR / "OFL.txt").read_text(encoding="utf-8")
+    assert "SIL OPEN FONT LICENSE Version 1.1" in licence
+    for name in SHIPPED:
+        assert name in licence  # each file's origin is noted
     total = sum(p.stat().st_size for p in fonts.FONT_DIR.iterdir())
-    assert total < 25 * 1024 * 1024
+    assert total < 6 * 1024 * 1024
+
+
+def test_the_cjk_font_is_one_face_not_a_collection():
+    """One OpenType file for the PNG renderer (index 0) and for browsers (@font-face cannot pick
+    a face out of a .ttc): CFF outlines, ~2.5 MB."""
+    head = CJK_FILE.read_bytes()[:4]
+    assert head == b"OTTO"
+    assert CJK_FILE.stat().st_size < 4 * 1024 * 1024
+    font = ImageFont.truetype(str(CJK_FILE), 20)
+    assert font.getname() == ("Noto Sans SC Subset", "Bold")
+
+
+def _decode_all(codec: str, leads, trails) -> set[str]:
+    out = set()
+    for hi in leads:
+        for lo in trails:
+            try:
+                out.add(bytes([hi, lo]).decode(codec))
+            except UnicodeDecodeError:
+                pass
+    return out
+
+
+def test_the_cjk_subset_covers_gb2312_big5_level_1_and_the_chinese_catalogue():
+    """The subset's promise (tools/subset_cjk_font.py): every hanzi of GB2312 (6,763) and of
+    Big5 level 1 (5,401), CJK punctuation, and every character of the Chinese labels."""
+    face = fonts.Face("cjk", str(CJK_FILE), 0)
+    have = fonts.coverage(face)
+    gb2312 = _decode_all("gb2312", range(0xB0, 0xF8), range(0xA1, 0xFF))
+    big5 = _decode_all("big5", range(0xA4, 0xC6), [*range(0x40, 0x7F), *range(0xA1, 0xFF)])
+    assert len(gb2312) == 6763 and len(big5) > 5300
+    assert {c for c in gb2312 | big5 if ord(c) not in have} == set()
+    assert {c for c in "，。、：；！？（）《》「」【】…·" if ord(c) not in have} == set()
+    labels = {c for text in all_labels("zh") for c in text if ord(c) > 0x7F}
+    assert labels and {c for c in labels if ord(c) not in have} == set()
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_every_chain_face_comes_from_the_shipped_folder(lang):
+def test_every_chain_starts_with_the_shipped_faces(lang):
+    """Five shipped faces (Latin first); a full system CJK face may follow, for rare hanzi."""
     chain = fonts.font_chain(lang)
     assert [f.script for f in chain][0] == "latin"
-    assert len(chain) == 5
-    for face in chain:
+    assert len(chain) in (5, 6)
+    for face in chain[:5]:
         assert Path(face.path).parent == fonts.FONT_DIR
+    assert {f.script for f in chain[:5]} == {"latin", "cjk", "thai", "lao", "myanmar"}
+    if len(chain) == 6:
+        assert chain[5] == fonts.full_cjk_face() and Path(chain[5].path).name not in fonts.SUBSET_CJK_FILES
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_every_label_is_covered_by_the_fonts_chosen_for_it(lang):
+def test_every_label_is_covered_by_the_shipped_fonts_chosen_for_it(lang, fresh_machine):
+    """On a machine with no fonts of its own, every label is drawn by a shipped face that has its glyphs."""
+    chain = fonts.font_chain(lang)
+    assert len(chain) == 5 and all(Path(f.path).parent == fonts.FONT_DIR for f in chain)
     for text in all_labels(lang):
         assert fonts.missing_characters(text, lang) == set(), text
         for run, face in fonts.runs(text, lang):
@@ -57,6 +116,24 @@ def test_every_label_is_covered_by_the_fonts_chosen_for_it(lang):
             for ch in run:
                 if not ch.isspace() and ch not in "\u200b\u200c\u200d":
                     assert fonts.covers(face, ch), (text, ch, face)
+
+
+RARE = "堃"  # U+5803, in personal names: in GBK, not in GB2312 nor Big5 level 1
+
+
+def test_a_hanzi_outside_the_subset_is_missing_on_a_fresh_machine(fresh_machine):
+    assert fonts.full_cjk_face() is None
+    assert fonts.missing_characters(f"{RARE}龙厅", "zh") == {RARE}
+
+
+def test_a_hanzi_outside_the_subset_uses_a_full_system_cjk_face_when_installed():
+    full = fonts.full_cjk_face()
+    if full is None:
+        pytest.skip("no full Noto Sans CJK on this machine (fonts-noto-cjk)")
+    runs = fonts.runs(f"龙{RARE}厅", "en")
+    assert [(t, Path(f.path).name) for t, f in runs] == [
+        ("龙", "NotoSansSC-Bold.otf"), (RARE, Path(full.path).name), ("厅", "NotoSansSC-Bold.otf")]
+    assert fonts.missing_characters(RARE, "en") == set()
 
 
 @pytest.mark.parametrize("lang,script", [("zh", "cjk"), ("th", "thai"), ("my", "myanmar"), ("lo", "lao")])

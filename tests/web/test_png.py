@@ -208,12 +208,13 @@ def test_a_real_dealt_shoe_renders_every_visible_cell(app, client, auth):
         for c in snap[name]["cells"]:
             if off <= c["x"] < off + rr["cols"]:
                 assert COLOUR[c["color"]](at(img, rr, c["x"] - off, c["y"], fx, fy)), (name, c)
-    # the newest result is in the last-result box as a disc of its colour
+    # the newest result is in the last-result box as a disc of its colour (left of its words)
     last = snap["last"]
     box = board_layout(1920, 1080)["regions"]["last_result"]
     h = box["h"]
-    disc = min(h - 4, round(h * 0.84)) // 2 * 2
-    x = box["x"] + box["w"] - (h - disc) // 2 - disc
+    pad = max(4, round(min(h, box["w"]) * 0.12))
+    disc = int(min(h - 2 * pad, box["w"] * 0.22)) // 2 * 2
+    x = box["x"] + pad
     assert COLOUR[last["winner"]](img.getpixel((x + disc // 2, box["y"] + (h - disc) // 2 + disc // 8)))
 
 
@@ -537,3 +538,42 @@ def test_lobby_layout_places_tiles_without_overlap():
     with pytest.raises(LayoutError) as e:
         lobby_layout(800, 600, -1)
     assert e.value.field == "tables"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh", "th", "my", "lo"])
+@pytest.mark.parametrize("width,height", [(1920, 1080), (1080, 1920)])
+def test_last_result_reads_like_the_web_page(monkeypatch, lang, width, height):
+    """The winner's word (large, its colour), then "Player 8 · Banker 6" with the catalogue words
+    in each side's colour and the totals, then the marks: the words web/i18n gives, inside the panel."""
+    from web import i18n, render
+
+    snap = {"table": "T1", "name": "T1", "shoe": 1, "round": 1, "bead_plate": [], "big_road": {}, "last": {
+        "round": 1, "winner": "P", "player_total": 8, "banker_total": 6,
+        "player_pair": False, "banker_pair": True, "natural": True}}
+    drawn = []
+    real = render.fonts.draw_text
+
+    def spy(draw, xy, text, **kw):
+        box = real(draw, xy, text, **kw)
+        drawn.append((text, kw.get("fill"), kw["size"], box))
+        return box
+
+    monkeypatch.setattr(render.fonts, "draw_text", spy)
+    render._FRAME_CACHE.clear()
+    render.render_board(snap, width=width, height=height, lang=lang)
+    region = board_layout(width, height)["regions"]["last_result"]
+    inside = [(t, fill, size, box) for t, fill, size, box in drawn
+              if region["x"] <= box[0] and box[2] <= region["x"] + region["w"]
+              and region["y"] <= box[1] and box[3] <= region["y"] + region["h"]]
+    th = render.THEMES["dark"]
+    texts = [t for t, *_ in inside]
+    tr = lambda key: i18n.translate(key, lang)  # noqa: E731
+    assert texts[0] == tr("winner.P") and inside[0][1] == th.player
+    totals = [tr("winner.P") + " ", "8", " \u00b7 ", tr("winner.B") + " ", "6"]
+    start = texts.index(totals[0])
+    assert texts[start:start + 5] == totals
+    assert [fill for _, fill, *_ in inside[start:start + 5]] == [th.player, th.player, th.muted, th.banker, th.banker]
+    assert inside[0][2] > inside[start][2]  # the winner's word is the largest
+    marks = [t for t, fill, *_ in inside if fill == th.badge_text]
+    assert len(marks) == 1 and tr("ui.banker_pair") in marks[0] and tr("ui.natural") in marks[0]
+    assert not any(":" in t for t in texts)  # not the old "P 8 : 6 B"
