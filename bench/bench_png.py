@@ -105,7 +105,7 @@ def bench_render(app, runs: int) -> dict:
         img = render.render_board(snap, width=1920, height=1080)
         warm.append(time.perf_counter() - t)
     cold = []
-    for i in range(max(5, runs // 3)):
+    for _ in range(max(5, runs // 3)):
         render._FRAME_CACHE.clear()
         render._mask.cache_clear()
         render._letter_mask.cache_clear()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, request
 
+from web.openapi import document
 from web.service import encode, get_service
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -81,8 +82,6 @@ def rounds(table_id: str, shoe: int) -> Response:
 @bp.get("/openapi.json")
 def openapi() -> Response:
     """The OpenAPI 3.1 document of the API (built once per app from the routes' descriptions)."""
-    from web.openapi import document
-
     cached = current_app.extensions.get("roads.openapi")
     if cached is None:
         cached = current_app.extensions["roads.openapi"] = encode(document())

@@ -13,8 +13,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the service.
 
     ``test_config`` overrides every other setting (tests pass a temporary data directory
-    and token here). Settings are documented in :mod:`web.config`.
+    and token here). Settings are documented in :mod:`web.config`. Raises
+    :class:`web.config.ConfigError` for a bad setting and :class:`web.store.StoreError` for a
+    store that cannot be opened.
     """
+    # Imported here, not at the top: ``web`` (and so ``roads --help``) stays free of pydantic,
+    # Pillow, flask-sock and the store until an app is built.
     from web import config
 
     app = Flask(__name__, static_folder=str(STATIC_DIR), static_url_path="/static")

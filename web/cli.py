@@ -13,6 +13,8 @@ import sys
 
 import click
 
+from web.cli_demo import register as _register_demo_commands
+
 
 class SettingsError(click.ClickException):
     """A bad setting (environment variable or option value): exit code 2, like bad arguments."""
@@ -82,10 +84,7 @@ def serve(host: str | None, port: int | None, data: str | None) -> None:
         app.extensions["roads"].close()
 
 
-# demo, simulate, replay, render (issue 7) live in web/cli_demo.py.
-from web.cli_demo import register as _register_demo_commands  # noqa: E402
-
-_register_demo_commands(main)
+_register_demo_commands(main)  # demo, simulate, replay, render (issue 7)
 
 if __name__ == "__main__":
     main()

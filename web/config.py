@@ -32,6 +32,9 @@ and ``roads serve --host/--port/--data`` override the three they name):
     Prefix of every Redis key, so several deployments (or test runs) can share one Redis.
 ``ROADS_REDIS_TIMEOUT_S`` (seconds, default ``2.0``)
     Redis connect and command timeout; a write gives up with 503 after about twice this.
+
+The PNG cache settings are documented in :mod:`web.png`, the WebSocket ones in :mod:`web.ws`
+and the extra font folder in :mod:`web.fonts`; docs/api.md lists every setting in one table.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, MutableMapping
 
 from flask import Flask
 
@@ -81,15 +84,36 @@ def load(app: Flask, test_config: Mapping[str, Any] | None) -> None:
     if test_config:
         app.config.update(test_config)
     for key, (lo, hi) in _INT_SETTINGS.items():
-        raw = app.config[key]
-        try:
-            value = int(raw)
-        except (TypeError, ValueError):
-            raise ConfigError(f"{key} must be an integer, got {raw!r}") from None
-        if isinstance(raw, bool) or not lo <= value <= hi:
-            raise ConfigError(f"{key} must be an integer {lo}-{hi}, got {raw!r}")
-        app.config[key] = value
+        number_setting(app.config, key, DEFAULTS[key], low=lo, high=hi)
     app.config["MAX_CONTENT_LENGTH"] = app.config["ROADS_MAX_BODY_BYTES"]
+
+
+def number_setting(config: MutableMapping[str, Any], key: str, default: float, *, low: float,
+                   high: float | None = None, integer: bool = True) -> float:
+    """Read the numeric setting ``key`` into ``config[key]`` and return it.
+
+    The raw value is ``config[key]`` if set (``create_app(test_config)``), else the environment
+    variable ``key``, else ``default``; text is converted (``int`` when ``integer``, else
+    ``float``). Raises :class:`ConfigError` naming ``key`` and quoting the raw value when it is
+    not a number (booleans are refused) or lies outside ``low``..``high`` (``high`` ``None``:
+    no upper bound).
+    """
+    raw = config.get(key, os.environ.get(key, default))
+    kind = "an integer" if integer else "a number"
+    try:
+        value = int(raw) if integer else float(raw)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{key} must be {kind}, got {raw!r}") from None
+    if isinstance(raw, bool) or value < low or (high is not None and value > high):
+        if high is None:
+            allowed = f"{kind} >= {low}" if integer else f"{kind} >= {low:g}"
+        elif integer:
+            allowed = f"an integer {low}-{high}"
+        else:
+            allowed = f"between {low:g} and {high:g}"
+        raise ConfigError(f"{key} must be {allowed}, got {raw!r}")
+    config[key] = value
+    return value
 
 
 def table_configs(value: Any) -> dict[str, dict[str, str | None]]:

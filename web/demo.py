@@ -28,6 +28,9 @@ from requests.adapters import HTTPAdapter
 from urllib3.util.retry import Retry
 
 from roads import simulator
+from roads.variants import PRESETS
+from web import create_app
+from web.serving import make_threaded_server
 
 log = logging.getLogger(__name__)
 
@@ -131,7 +134,9 @@ class FeedClient:
 
 
 def current_shoe(client: FeedClient, table: str) -> int:
-    """The highest shoe number the service holds for ``table`` (``GET .../shoes``); 0 when none."""
+    """The highest shoe number the service holds for ``table`` (``GET .../shoes``); 0 when none
+    (an unknown table included). Raises :class:`FeedRejected` or :class:`FeedUnavailable` like
+    :meth:`FeedClient.get`."""
     listing = client.get(f"/api/tables/{table}/shoes")
     shoes = listing.get("shoes") if isinstance(listing, dict) else None
     numbers = [s.get("shoe") for s in shoes or () if isinstance(s, dict)]
@@ -173,8 +178,6 @@ def demo_tables(count: int) -> list[DemoTable]:
     tables differ; names come from :data:`DEMO_NAMES` (numbered when there are
     more tables than names). Raises ``ValueError`` when ``count`` is below 1.
     """
-    from roads.variants import PRESETS
-
     if count < 1:
         raise ValueError(f"number of demo tables must be >= 1, got {count!r}")
     ids = [v for v in DEMO_VARIANTS if v in PRESETS] + [v for v in PRESETS if v not in DEMO_VARIANTS]
@@ -318,8 +321,6 @@ class Demo:
 
     def make_app(self) -> Any:
         """The Flask app on the demo's data directory, token and table names/variants."""
-        from web import create_app
-
         return create_app({
             "ROADS_FEED_TOKEN": self.token,
             "ROADS_DATA_DIR": str(self.data_dir),
@@ -328,8 +329,6 @@ class Demo:
 
     def start(self) -> "Demo":
         """Start the server thread, then one :class:`SimulatedTable` per table."""
-        from web.serving import make_threaded_server
-
         if self.data_dir is None:
             self._tmp = tempfile.mkdtemp(prefix="roads-demo-")
             self.data_dir = Path(self._tmp)

@@ -17,11 +17,10 @@ A browser asking for HTML outside ``/api/`` gets a small HTML page with the same
 from __future__ import annotations
 
 import html
+import json
 from typing import Any
 
-import json
-
-from flask import Flask, Response, request
+from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
 
@@ -143,8 +142,6 @@ def from_http_exception(e: HTTPException) -> ApiError:
     status = e.code or 500
     message = e.description or e.name
     if status == 413:
-        from flask import current_app
-
         limit = current_app.config.get("MAX_CONTENT_LENGTH")
         message = f"request body larger than the limit of {limit} bytes (ROADS_MAX_BODY_BYTES)"
     if status == 405 and getattr(e, "valid_methods", None):

@@ -34,7 +34,6 @@ import threading
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
 
 from PIL import Image, ImageDraw, ImageFont, features
 
@@ -351,7 +350,7 @@ def font_metrics(text: str, *, size: int, lang: str = "en", weight: str = "bold"
 def _font_metrics(text: str, size: int, lang: str, weight: str) -> tuple[int, int]:
     asc, desc = 0, 0
     with _font_lock:
-        for t, font in _shaped(text or "H", lang, weight, size):
+        for _, font in _shaped(text or "H", lang, weight, size):
             a, d = font.getmetrics() if hasattr(font, "getmetrics") else (size, size // 4)
             asc, desc = max(asc, a), max(desc, d)
     return asc, desc
@@ -451,8 +450,12 @@ def _middle_metrics(text: str, size: int, lang: str, weight: str) -> tuple[float
     baselines; centring the band from the baseline to cap height (and the real ink of
     taller scripts) keeps rows of labels aligned.
     """
-    latin = get_font(_find("latin", weight), size) if _find("latin", weight) else None
-    cap = latin.getbbox("H", anchor="ls")[1] if latin is not None else -size * 0.7
+    face = _find("latin", weight)
+    if face is None:
+        cap = -size * 0.7
+    else:
+        with _font_lock:  # like every other use of a shared FreeType face
+            cap = get_font(face, size).getbbox("H", anchor="ls")[1]
     asc, desc = -cap, 0.0
     if any(f is not None and f.script != "latin" for _, f in _runs(text, lang, weight)):
         a, d = line_metrics(text, size=size, lang=lang, weight=weight)

@@ -391,7 +391,8 @@ def lobby_layout(width: int, height: int, tables: int, *, columns: int | None = 
     Tiles too small to read (cell < 6 px) are not placed: ``shown`` says how many fit.
 
     Returns ``{"width", "height", "title": rect, "grid": {"cols", "rows"}, "shown": int,
-    "tiles": [{"x","y","w","h", "layout": board_layout(w, h, kind="tile")}, ...]}``.
+    "tiles": [{"x","y","w","h", "layout": board_layout(w, h, kind="tile")}, ...]}`` (every
+    tile has the same size and shares one ``layout`` dict: do not mutate it).
     Raises :class:`LayoutError` (``width``, ``height``, ``tables``, ``columns``).
     """
     width, height = check_size(width, height)
@@ -427,19 +428,19 @@ def lobby_layout(width: int, height: int, tables: int, *, columns: int | None = 
         columns = best[1]
     rows, tw, th = tile_size(columns)
     tiles: list[dict[str, Any]] = []
+    lay = None
     if tw >= MIN_SIDE and th >= MIN_SIDE:
+        try:
+            lay = board_layout(tw, th, kind="tile")  # every tile has the same size: one layout, shared
+        except LayoutError:
+            lay = None
+    if lay is not None and lay["cell"] >= 6:
         used_w = columns * tw + (columns - 1) * g
         used_h = rows * th + (rows - 1) * g
         ox = area_x + (area_w - used_w) // 2
         oy = area_y + max(0, (area_h - used_h) // 2)
         for i in range(tables):
             r, c = divmod(i, columns)
-            try:
-                lay = board_layout(tw, th, kind="tile")
-            except LayoutError:
-                break
-            if lay["cell"] < 6:
-                break
             tiles.append({"x": ox + c * (tw + g), "y": oy + r * (th + g), "w": tw, "h": th, "layout": lay})
     return {
         "width": width,

@@ -22,8 +22,10 @@ Query options: ``lang`` (``en``, ``zh``, ``th``, ``my``, ``lo``; else Accept-Lan
 all five), ``w`` and ``h`` (the widget's design size in pixels, default 800x450: the drawing
 scales to the iframe, ``w``/``h`` set its proportions and how many cells fit).
 
-Errors: an unknown table or shoe is a 404 and a bad option a 400, in the one error shape of
-:mod:`web.errors` (a small HTML page for browsers).
+Errors: an unknown table or shoe is a 404 and a bad option a 400 (code ``bad_parameter``,
+:mod:`web.query`), in the one error shape of :mod:`web.errors` (a small HTML page for
+browsers). An unsupported ``lang`` is not an error here: the page falls back as
+:func:`web.i18n.pick_language` says (the PNG routes refuse it).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from flask import Blueprint, Response, redirect, render_template, request, url_f
 from web import i18n
 from web.errors import BadRequest
 from web.layout import LayoutError, board_layout
+from web.query import BAD_PARAMETER, bad_parameter, choice_arg, int_arg
 from web.service import get_service
 
 bp = Blueprint("pages", __name__)
@@ -62,23 +65,7 @@ EMBED_SNIPPET_ROADS = ("big_road", "bead_plate")
 
 def _theme(default: str) -> str:
     """``?theme=`` or ``default``; raises :class:`BadRequest` (field ``theme``) for another value."""
-    theme = request.args.get("theme")
-    if theme is None or theme == "":
-        return default
-    if theme not in THEMES:
-        raise BadRequest(f"unknown theme {theme!r}; expected one of {', '.join(THEMES)}", field="theme")
-    return theme
-
-
-def _int_arg(name: str, default: int | None) -> int | None:
-    """Integer query option ``name`` or ``default``; :class:`BadRequest` naming it when not an integer."""
-    raw = request.args.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        return int(raw, 10)
-    except ValueError:
-        raise BadRequest(f"{name} must be an integer, got {raw!r}", field=name) from None
+    return choice_arg("theme", THEMES, default, blank_is_default=True)
 
 
 def _layout(width: int, height: int, *, kind: str, roads: Any = None, columns: int | None = None,
@@ -87,8 +74,8 @@ def _layout(width: int, height: int, *, kind: str, roads: Any = None, columns: i
     try:
         return board_layout(width, height, kind=kind, roads=roads, columns=columns)
     except LayoutError as e:
-        field = {"width": size_fields[0], "height": size_fields[1], "columns": "cols"}.get(e.field, e.field)
-        raise BadRequest(str(e), field=field) from None
+        field = {"width": size_fields[0], "height": size_fields[1], "columns": "cols"}.get(e.field)
+        raise bad_parameter(e, field) from None
 
 
 def _ws_path(endpoint: str, **values: Any) -> str:
@@ -134,13 +121,14 @@ def lobby() -> str:
     service = get_service()
     version, _payload = service.lobby_json()
     tables = service.list_tables()
+    tiles = [_layout(w, h, kind="tile") for w, h in TILE_SIZES]
     ctx = _common(lang, theme)
     boot = {
         "page": "lobby",
         "version": version,
         "tables": tables,
-        "tile": _layout(*TILE_SIZE, kind="tile"),
-        "tiles": [_layout(w, h, kind="tile") for w, h in TILE_SIZES],
+        "tile": tiles[0],  # TILE_SIZES[0] is TILE_SIZE
+        "tiles": tiles,
         "labels": ctx["labels"],
         "ws": _ws_path("ws.lobby_socket"),
         "tableUrl": url_for("pages.table", table_id="{id}").replace("%7Bid%7D", "{id}"),
@@ -171,12 +159,10 @@ def past_shoe(table_id: str, shoe: int) -> str:
 def _board(table_id: str, shoe: int | None) -> str:
     theme = _theme("dark")
     lang = i18n.pick_language(request)
-    columns = _int_arg("cols", None)
+    columns = int_arg("cols", None)
     service = get_service()
     info = service.table(table_id)
     snapshot = service.snapshot(table_id, shoe)
-    if "name" not in snapshot:
-        snapshot = {**snapshot, "name": info["name"]}
     shoes = service.shoes(table_id)
     layouts = {
         name: _layout(w, h, kind="board", columns=columns, size_fields=("cols", "cols"))
@@ -207,15 +193,11 @@ def _board(table_id: str, shoe: int | None) -> str:
     )
 
 
-def _png_url(table_id: str, shoe: int | None) -> str | None:
-    """The PNG twin of a board (``png.board_png`` / ``png.shoe_board_png``), ``None`` if the app lacks it."""
-    from flask import current_app
-
-    endpoint = "png.board_png" if shoe is None else "png.shoe_board_png"
-    if endpoint not in current_app.view_functions:
-        return None
-    kwargs: dict[str, Any] = {"table_id": table_id} if shoe is None else {"table_id": table_id, "shoe": shoe}
-    return url_for(endpoint, **kwargs)
+def _png_url(table_id: str, shoe: int | None) -> str:
+    """The PNG twin of a board (``png.board_png`` / ``png.shoe_board_png``)."""
+    if shoe is None:
+        return url_for("png.board_png", table_id=table_id)
+    return url_for("png.shoe_board_png", table_id=table_id, shoe=shoe)
 
 
 @bp.get("/embed/<table_id>")
@@ -233,16 +215,15 @@ def embed(table_id: str) -> str:
     if raw_roads:
         roads = [name.strip() for name in raw_roads.split(",") if name.strip()]
         if not roads:
-            raise BadRequest(f"roads must name at least one road, got {raw_roads!r}", field="roads")
-    columns = _int_arg("cols", None)
-    width = _int_arg("w", EMBED_DEFAULT_SIZE[0])
-    height = _int_arg("h", EMBED_DEFAULT_SIZE[1])
+            raise BadRequest(f"roads must name at least one road, got {raw_roads!r}", field="roads",
+                             code=BAD_PARAMETER)
+    columns = int_arg("cols", None)
+    width = int_arg("w", EMBED_DEFAULT_SIZE[0])
+    height = int_arg("h", EMBED_DEFAULT_SIZE[1])
     layout = _layout(width, height, kind="embed", roads=roads, columns=columns)  # type: ignore[arg-type]
     service = get_service()
     info = service.table(table_id)
     snapshot = service.snapshot(table_id)
-    if "name" not in snapshot:
-        snapshot = {**snapshot, "name": info["name"]}
     ctx = _common(lang, theme)
     boot = {
         "page": "embed",

@@ -29,13 +29,18 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
+from pathlib import Path
 from typing import Any, Callable, Hashable
 
 from flask import Blueprint, Response, current_app, request
 
 from web import layout as layout_mod
 from web import render
+from web.config import number_setting
 from web.errors import BadRequest, NotFound
+from web.i18n import LANGUAGES, normalize_language, pick_language
+from web.query import BAD_PARAMETER, bad_parameter, choice_arg, int_arg
+from web.service import get_service
 
 bp = Blueprint("png", __name__)
 
@@ -69,8 +74,10 @@ LOBBY_SIZE = (1920, 1080)
 class PngCache:
     """Bounded LRU of encoded PNGs: ``key -> (etag, bytes)``; thread-safe.
 
-    Keys are ``(table, shoe, version, options)`` tuples (``table`` is ``"*lobby*"`` for the
-    wall). Bounded by ``max_entries`` and ``max_bytes`` (oldest dropped first).
+    Keys are ``(table, "current" | "past", shoe, version, image, options)`` tuples (``image``:
+    ``"board"``, a road name or ``"lobby"``; ``table`` is ``"*lobby*"`` for the wall, whose
+    ``version`` is a digest of the tables' states). Bounded by ``max_entries`` and
+    ``max_bytes`` (oldest dropped first).
     """
 
     def __init__(self, max_entries: int = 256, max_bytes: int = 64 * 1024 * 1024) -> None:
@@ -91,7 +98,8 @@ class PngCache:
     @property
     def size_bytes(self) -> int:
         """Total bytes of the cached images."""
-        return self._bytes
+        with self._lock:
+            return self._bytes
 
     def keys(self) -> list[Hashable]:
         """Cached keys, least recently used first (for tests and diagnostics)."""
@@ -148,20 +156,11 @@ class PngCache:
 
 @bp.record_once
 def _setup(state) -> None:
-    import os
-
-    from web.config import ConfigError
-
+    """Fill this module's settings on the app (:func:`web.config.number_setting`; raises
+    :class:`web.config.ConfigError`) and give it its :class:`PngCache`."""
     app = state.app
     for key, default in DEFAULTS.items():
-        raw = app.config.get(key, os.environ.get(key, default))
-        try:
-            value = int(raw)
-        except (TypeError, ValueError):
-            raise ConfigError(f"{key} must be an integer, got {raw!r}") from None
-        if isinstance(raw, bool) or value < _MINIMUM[key]:
-            raise ConfigError(f"{key} must be an integer >= {_MINIMUM[key]}, got {raw!r}")
-        app.config[key] = value
+        number_setting(app.config, key, default, low=_MINIMUM[key])
     app.extensions["png_cache"] = PngCache(app.config["ROADS_PNG_CACHE_ENTRIES"], app.config["ROADS_PNG_CACHE_BYTES"])
 
 
@@ -172,52 +171,30 @@ def get_cache(app=None) -> PngCache:
 
 # --------------------------------------------------------------------------- query parsing
 
-def _int_arg(name: str, default: int | None) -> int | None:
-    raw = request.args.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        value = int(raw, 10)
-    except ValueError:
-        raise BadRequest(f"{name} must be an integer, got {raw!r}", field=name, code="bad_parameter") from None
-    return value
-
-
 def _options(default_size: tuple[int, int], *, kinds: tuple[str, ...] = ()) -> dict[str, Any]:
-    """Validated query options; raises :class:`BadRequest` naming the parameter."""
-    width = _int_arg("width", default_size[0])
-    height = _int_arg("height", default_size[1])
-    columns = _int_arg("columns", None)
+    """Validated query options; raises :class:`BadRequest` (``bad_parameter``) naming the parameter."""
+    width = int_arg("width", default_size[0])
+    height = int_arg("height", default_size[1])
+    columns = int_arg("columns", None)
     try:
         width, height = layout_mod.check_size(width, height)
         if not kinds:  # the lobby checks its own columns (tiles per row)
             layout_mod.check_columns(columns)
     except layout_mod.LayoutError as e:
-        raise BadRequest(str(e), field=e.field, code="bad_parameter") from None
-    theme = request.args.get("theme", render.DEFAULT_THEME)
-    if theme not in render.THEMES:
-        raise BadRequest(f"unknown theme {theme!r}; expected one of {', '.join(render.THEMES)}", field="theme",
-                         code="bad_parameter")
+        raise bad_parameter(e) from None
+    theme = choice_arg("theme", tuple(render.THEMES), render.DEFAULT_THEME)
     lang = request.args.get("lang")
     if lang is not None:
-        from web.i18n import LANGUAGES, normalize_language
-
         norm = normalize_language(lang)
         if norm is None:
             raise BadRequest(f"unknown language {lang!r}; expected one of {', '.join(LANGUAGES)}", field="lang",
-                             code="bad_parameter")
+                             code=BAD_PARAMETER)
         lang = norm
     else:
-        from web.i18n import pick_language
-
         lang = pick_language(request)
     opts: dict[str, Any] = {"width": width, "height": height, "columns": columns, "theme": theme, "lang": lang}
     if kinds:
-        kind = request.args.get("kind", kinds[0])
-        if kind not in kinds:
-            raise BadRequest(f"unknown kind {kind!r}; expected one of {', '.join(kinds)}", field="kind",
-                             code="bad_parameter")
-        opts["kind"] = kind
+        opts["kind"] = choice_arg("kind", kinds, kinds[0])
     return opts
 
 
@@ -226,8 +203,6 @@ def _options(default_size: tuple[int, int], *, kinds: tuple[str, ...] = ()) -> d
 def _code_tag() -> str:
     """A digest of the drawing code (layout, fonts, render): a new release changes every ETag,
     so screens holding an image drawn by older code get the new drawing, not a 304."""
-    from pathlib import Path
-
     h = hashlib.blake2b(digest_size=6)
     for mod in (layout_mod, render, render.fonts):
         h.update(Path(mod.__file__).read_bytes())
@@ -255,27 +230,17 @@ def _serve(key: Hashable, max_age: int, draw: Callable[[], bytes]) -> Response:
     if hit is None:
         try:
             data = draw()
-        except layout_mod.LayoutError as e:
-            raise BadRequest(str(e), field=e.field, code="bad_parameter") from None
-        except render.RenderError as e:
-            raise BadRequest(str(e), field=e.field, code="bad_parameter") from None
+        except (layout_mod.LayoutError, render.RenderError) as e:
+            raise bad_parameter(e) from None
         cache.put(key, etag, data)
     else:
         data = hit[1]
-    resp = Response(data, mimetype="image/png", headers=headers)
-    return resp
-
-
-def _service():
-    from web.service import get_service
-
-    return get_service()
+    return Response(data, mimetype="image/png", headers=headers)
 
 
 def _snapshot(table_id: str, shoe: int | None) -> tuple[dict[str, Any], int, int, bool]:
     """``(snapshot, shoe number, version, is_current)``; NotFound from the service."""
-    svc = _service()
-    snap = svc.snapshot(table_id, shoe)
+    snap = get_service().snapshot(table_id, shoe)
     number = int(snap.get("shoe") or 0)
     version = int(snap.get("version") or 0)
     current = shoe is None or bool(snap.get("live"))
@@ -342,8 +307,8 @@ def lobby_png() -> Response:
     opts = _options(LOBBY_SIZE, kinds=("lobby",))
     cols = opts["columns"]
     if cols is not None and not 1 <= cols <= 16:
-        raise BadRequest(f"lobby columns must be between 1 and 16, got {cols!r}", field="columns", code="bad_parameter")
-    tables = _service().list_tables()
+        raise BadRequest(f"lobby columns must be between 1 and 16, got {cols!r}", field="columns", code=BAD_PARAMETER)
+    tables = get_service().list_tables()
     state = tuple((t.get("id"), t.get("shoe"), t.get("version")) for t in tables)
     state_id = int.from_bytes(hashlib.blake2b(repr(state).encode(), digest_size=8).digest(), "big")
     get_cache().note_current("*lobby*", 0, state_id, ordered=False)  # a new lobby state drops the older wall images

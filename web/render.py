@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import functools
 import io
-import math
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -35,8 +34,8 @@ from typing import Any, Mapping, Sequence
 from PIL import Image, ImageDraw
 
 from roads.window import bead_plate_offset, road_offset
-from web import fonts
-from web.layout import DERIVED_ROADS, ROAD_NAMES, ROWS, board_layout, lobby_layout
+from web import fonts, i18n
+from web.layout import DERIVED_ROADS, ROAD_NAMES, board_layout, lobby_layout
 
 SUPERSAMPLE = 4
 """Symbols are drawn at this multiple of their final size, then box-reduced."""
@@ -128,52 +127,21 @@ DEFAULT_THEME = "dark"
 
 # --------------------------------------------------------------------------- labels
 
-_FALLBACK_LABELS: dict[str, str] = {
-    "winner.B": "Banker", "winner.P": "Player", "winner.T": "Tie",
-    "winner_short.B": "B", "winner_short.P": "P", "winner_short.T": "T",
-    "road.bead_plate": "Bead plate", "road.big_road": "Big road", "road.big_eye_boy": "Big eye boy",
-    "road.small_road": "Small road", "road.cockroach_pig": "Cockroach pig", "road.ask": "Ask road",
-    "ui.shoe_n": "Shoe {n}", "ui.round_n": "Round {n}", "ui.last_result": "Last result",
-    "ui.no_rounds_yet": "Waiting for the first round", "ui.statistics": "Statistics",
-    "ui.side_bets": "Side bets", "ui.good_roads": "Good roads", "ui.no_good_roads": "None",
-    "ui.open": "Open", "ui.closed": "Closed", "ui.rounds_left": "{n} left", "ui.whole_shoe": "Whole shoe",
-    "ui.ask_banker": "If Banker", "ui.ask_player": "If Player", "ui.natural": "Natural",
-    "ui.player_pair": "Player pair", "ui.banker_pair": "Banker pair", "ui.tables": "Tables",
-    "ui.no_tables": "No tables yet", "ui.lobby": "Lobby", "ui.past_shoe": "Past shoe (not live)",
-    "stats.rounds": "Rounds", "stats.banker": "Banker", "stats.player": "Player", "stats.tie": "Tie",
-    "stats.banker_pair": "Banker pair", "stats.player_pair": "Player pair", "stats.natural": "Natural",
-    "stats.streak": "Current streak", "stats.longest_banker": "Longest Banker streak",
-    "stats.longest_player": "Longest Player streak",
-}
-
-LABEL_KEYS: tuple[str, ...] = tuple(_FALLBACK_LABELS)
-"""Every fixed label key the renderer draws (plus ``bet.<id>`` and ``good_road.<pattern>``)."""
-
-
-def _i18n():
-    try:
-        from web import i18n  # the HTML helper's catalogues (TEAM.md interface 6)
-        return i18n
-    except ImportError:  # pragma: no cover - only before web/i18n.py exists
-        return None
-
-
 def label(key: str, lang: str, default: str | None = None, **values: Any) -> str:
-    """The label for ``key`` in ``lang`` from web.i18n (English fallback), ``{n}`` filled.
+    """The label for ``key`` in ``lang`` from :mod:`web.i18n` (English where ``lang`` lacks it,
+    or for a ``lang`` that is not a catalogue), ``{name}`` placeholders filled from ``values``.
 
-    Unknown keys give ``default`` (or the key itself).
+    A key in no catalogue (a ``bet.<id>`` or ``good_road.<pattern>`` added to the roads
+    before the catalogues) gives ``default``, else the key itself, filled the same way.
     """
-    mod = _i18n()
-    text = None
-    if mod is not None:
-        try:
-            text = mod.translate(key, lang, **values)
-        except ValueError:
-            text = None
-    if text is None:
-        text = _FALLBACK_LABELS.get(key, default if default is not None else key)
-        for name, value in values.items():
-            text = text.replace("{" + name + "}", str(value))
+    if lang not in i18n.LANGUAGES:
+        lang = i18n.DEFAULT_LANGUAGE
+    try:
+        return i18n.translate(key, lang, **values)
+    except i18n.UnknownLabelError:
+        text = default if default is not None else key
+    for name, value in values.items():
+        text = text.replace("{" + name + "}", str(value))
     return text
 
 

@@ -4,8 +4,10 @@ Every model forbids fields it does not name (``extra="forbid"``) and takes JSON 
 are (``strict``: ``"3"`` is not a shoe number, ``1`` is not ``true``). Card strings are parsed
 by :meth:`roads.cards.Card.parse` and kept in canonical form (``"10d"`` -> ``"TD"``).
 
-:func:`parse_body` turns raw bytes into a model or raises :class:`web.errors.BadRequest`
-whose ``field`` is the path of the offending field (``"player[2]"``, ``"result.winner"``).
+:func:`load_json` turns the raw body into a JSON object, then :func:`parse_round`,
+:func:`parse_correction` or :func:`validate` into a model; each raises
+:class:`web.errors.BadRequest` whose ``field`` is the path of the offending field
+(``"player[2]"``, ``"result.winner"``).
 The rules of the game (tableau, totals, card copies) are checked by :mod:`web.service`,
 not here.
 """
@@ -245,32 +247,32 @@ def validate(model: type[BaseModel], data: dict[str, Any], *, prefix: str | None
         raise BadRequest(message, field=field, code=code) from None
 
 
+def _one_form(data: dict[str, Any], cards_model: type[BaseModel], result_model: type[BaseModel]) -> Any:
+    """Validate ``data`` as ``result_model`` when it has ``"result"``, else as ``cards_model``;
+    cards and a result together are refused as an unknown field (:class:`BadRequest`)."""
+    if "result" in data:
+        if "player" in data or "banker" in data:
+            field = "player" if "player" in data else "banker"
+            raise BadRequest(
+                f"a round carries either cards (player, banker) or a result, not both: unknown field {field!r}",
+                field=field,
+                code="unknown_field",
+            )
+        return validate(result_model, data)
+    return validate(cards_model, data)
+
+
 def parse_round(data: dict[str, Any]) -> RoundIn:
     """A round body: result-level when it has ``"result"``, card-level otherwise.
 
     Raises :class:`BadRequest` naming the field (both forms at once is an unknown-field error).
     """
-    if "result" in data:
-        if "player" in data or "banker" in data:
-            field = "player" if "player" in data else "banker"
-            raise BadRequest(
-                f"a round carries either cards (player, banker) or a result, not both: unknown field {field!r}",
-                field=field,
-                code="unknown_field",
-            )
-        return validate(ResultRoundIn, data)
-    return validate(CardRoundIn, data)
+    return _one_form(data, CardRoundIn, ResultRoundIn)
 
 
 def parse_correction(data: dict[str, Any]) -> CorrectionIn:
-    """A correction body (same two forms as :func:`parse_round`, shoe/round optional, plus reason)."""
-    if "result" in data:
-        if "player" in data or "banker" in data:
-            field = "player" if "player" in data else "banker"
-            raise BadRequest(
-                f"a round carries either cards (player, banker) or a result, not both: unknown field {field!r}",
-                field=field,
-                code="unknown_field",
-            )
-        return validate(ResultCorrectionIn, data)
-    return validate(CardCorrectionIn, data)
+    """A correction body (same two forms as :func:`parse_round`, shoe/round optional, plus reason).
+
+    Raises :class:`BadRequest` naming the field, like :func:`parse_round`.
+    """
+    return _one_form(data, CardCorrectionIn, ResultCorrectionIn)

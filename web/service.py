@@ -12,9 +12,12 @@ both to the hub: topic ``f"table:{table_id}"`` (payload: snapshot JSON, version:
 version) and ``"lobby"`` (payload: JSON of :meth:`Service.list_tables`, version: the lobby
 counter). Bad input raises a :class:`web.errors.ApiError` before anything is stored.
 
-Reads (API, pages, PNG, WebSocket) never take a table lock: they read the table's latest
-immutable view (snapshot dict + JSON bytes), swapped in whole after each write. Returned
-dicts are shared: do not mutate them.
+Snapshot reads (``snapshot``, ``snapshot_json``, ``table``, ``list_tables``, ``lobby_json``:
+the API, pages, PNG and WebSocket hot paths) never take a table lock: they read the table's
+latest immutable view (snapshot dict + JSON bytes), swapped in whole after each write. The
+shoe listings and exports (``shoes``, ``shoe``, ``rounds``) and the rebuild of a past shoe's
+snapshot read mutable shoe state, so they hold the table's lock while they copy it out.
+Returned dicts are shared: do not mutate them.
 
 Versions: a table's version is the number of events applied to it (1, 2, 3, ... with no
 gaps), so a restart that replays the store gives the same versions; a shoe's version is
@@ -126,6 +129,10 @@ def _round_cards(round_data: Mapping[str, Any]) -> list[tuple[str, Card]]:
     return out
 
 
+def _unknown_table(table_id: str) -> NotFound:
+    return NotFound(f"no table {table_id!r}", field="table_id", code="unknown_table")
+
+
 def _describe(round_data: Mapping[str, Any]) -> str:
     """Short text of a canonical round for messages: ``"player 4S KD 9H, banker 7C JD"``."""
     if "result" in round_data:
@@ -186,6 +193,9 @@ class ShoeState:
     roads: Any = None
     version: int = 0
     updated_at: float = 0.0
+    _summary: tuple[int, bool, dict[str, Any]] | None = None
+    """``(version, live, summary)`` of the last :meth:`summary`: every change of the shoe
+    moves ``version``, so a shoe is summarised once per version, not per listing."""
 
     def round(self, number: int) -> StoredRound | None:
         """The stored round ``number`` (1-based) or ``None``."""
@@ -199,10 +209,14 @@ class ShoeState:
         return None
 
     def summary(self, live: bool) -> dict[str, Any]:
-        """JSON-ready line of ``GET /api/tables/<id>/shoes``."""
+        """JSON-ready line of ``GET /api/tables/<id>/shoes`` (shared: do not mutate), built once
+        per ``(version, live)`` (caller holds the table's lock)."""
+        cached = self._summary
+        if cached is not None and cached[0] == self.version and cached[1] == live:
+            return cached[2]
         voided = sum(1 for r in self.rounds if r.void is not None)
         last_at = self.rounds[-1].at if self.rounds else None
-        return {
+        out = {
             "shoe": self.number,
             "live": live,
             "variant": {"id": self.variant.id, "name": self.variant.name},
@@ -218,6 +232,8 @@ class ShoeState:
             "cut_card_round": self.cut_card_round(),
             "version": self.version,
         }
+        self._summary = (self.version, live, out)
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,8 +328,16 @@ class Service:
     def _visible(self, table_id: str) -> TableState:
         t = self._tables.get(table_id)
         if t is None or not t.visible or t.view is None:
-            raise NotFound(f"no table {table_id!r}", field="table_id", code="unknown_table")
+            raise _unknown_table(table_id)
         return t
+
+    @staticmethod
+    def _shoe_of(t: TableState, number: int) -> ShoeState:
+        """Shoe ``number`` of ``t``; raises :class:`NotFound` (``unknown_shoe``)."""
+        s = t.shoes.get(number)
+        if s is None:
+            raise NotFound(f"table {t.id!r} has no shoe {number}", field="shoe", code="unknown_shoe")
+        return s
 
     def table(self, table_id: str) -> dict[str, Any]:
         """``{"id", "name", "variant": {"id", "name"}}`` (the current shoe's variant, else the
@@ -351,15 +375,13 @@ class Service:
         t = self._visible(table_id)
         view: TableView = t.view  # type: ignore[assignment]  # _visible checked it
         if shoe is None or shoe == view.snapshot.get("shoe"):
-            if shoe is not None and shoe not in t.shoes:
-                raise NotFound(f"table {table_id!r} has no shoe {shoe}", field="shoe", code="unknown_shoe")
+            if shoe is not None:
+                self._shoe_of(t, shoe)  # a configured table shows shoe 1 before it exists
             return view.version, view.snapshot, view.json
         return self._past_snapshot(t, shoe)
 
     def _past_snapshot(self, t: TableState, number: int) -> tuple[int, dict[str, Any], bytes]:
-        s = t.shoes.get(number)
-        if s is None:
-            raise NotFound(f"table {t.id!r} has no shoe {number}", field="shoe", code="unknown_shoe")
+        s = self._shoe_of(t, number)
         key = (t.id, number)
         with self._past_lock:
             hit = self._past.get(key)
@@ -390,9 +412,7 @@ class Service:
         """One line of :meth:`shoes`. Raises :class:`NotFound` for an unknown table or shoe."""
         t = self._visible(table_id)
         with t.lock:
-            s = t.shoes.get(shoe)
-            if s is None:
-                raise NotFound(f"table {table_id!r} has no shoe {shoe}", field="shoe", code="unknown_shoe")
+            s = self._shoe_of(t, shoe)
             return s.summary(s is t.current)
 
     def rounds(self, table_id: str, shoe: int) -> list[dict[str, Any]]:
@@ -400,10 +420,7 @@ class Service:
         "feed" (the body the feed accepts), "result", "void", "corrections"}``. Raises :class:`NotFound`."""
         t = self._visible(table_id)
         with t.lock:
-            s = t.shoes.get(shoe)
-            if s is None:
-                raise NotFound(f"table {table_id!r} has no shoe {shoe}", field="shoe", code="unknown_shoe")
-            return [r.export(shoe) for r in s.rounds]
+            return [r.export(shoe) for r in self._shoe_of(t, shoe).rounds]
 
     # ------------------------------------------------------------------ writes
     def _table_for_write(self, table_id: str) -> TableState:
@@ -539,19 +556,22 @@ class Service:
         :class:`Unavailable` (store down). Nothing changes when it raises.
         """
         data = ordered_round(body.canonical())
-        result = self._result_or_422(data)
-        return self._write(table_id, lambda t: self._plan_round(t, body.shoe, body.round, data, result))
+        self._check_result(data)
+        return self._write(table_id, lambda t: self._plan_round(t, body.shoe, body.round, data))
 
-    def _result_or_422(self, data: Mapping[str, Any], prefix: str = "") -> RoundResult:
+    @staticmethod
+    def _check_result(data: Mapping[str, Any]) -> None:
+        """Refuse (422, before any lock is taken) a round that breaks the tableau or contradicts
+        itself. ``_apply`` computes the result again from the stored event (replay needs that)."""
         try:
-            return result_of(data)
+            result_of(data)
         except TableauError as e:
             side = "banker" if e.rule.startswith("banker") else "player"
             if e.rule == "natural":
                 side = "player" if len(data.get("player", ())) == 3 else "banker"
-            raise Unprocessable(f"{e} (rule {e.rule})", field=prefix + side, code="tableau") from None
+            raise Unprocessable(f"{e} (rule {e.rule})", field=side, code="tableau") from None
         except ResultError as e:
-            raise Unprocessable(str(e), field=f"{prefix}result.{e.field}", code="result_contradiction") from None
+            raise Unprocessable(str(e), field=f"result.{e.field}", code="result_contradiction") from None
         except CardError as e:  # pragma: no cover - schemas already parsed every card
             raise BadRequest(str(e), code="bad_card") from None
 
@@ -563,8 +583,7 @@ class Service:
             field="round", code="round_conflict", extra={"stored": stored.export(shoe.number)},
         )
 
-    def _plan_round(self, t: TableState, shoe_no: int, round_no: int, data: dict[str, Any],
-                    result: RoundResult) -> Event | Ack:
+    def _plan_round(self, t: TableState, shoe_no: int, round_no: int, data: dict[str, Any]) -> Event | Ack:
         cur = t.current
         at = self.clock()
         if cur is None or shoe_no > cur.number:
@@ -657,9 +676,7 @@ class Service:
 
     # -- void and correct
     def _find(self, t: TableState, shoe_no: int, round_no: int) -> tuple[ShoeState, StoredRound]:
-        s = t.shoes.get(shoe_no)
-        if s is None:
-            raise NotFound(f"table {t.id!r} has no shoe {shoe_no}", field="shoe", code="unknown_shoe")
+        s = self._shoe_of(t, shoe_no)
         r = s.round(round_no)
         if r is None:
             raise NotFound(f"shoe {shoe_no} of table {t.id!r} has no round {round_no}", field="round", code="unknown_round")
@@ -695,7 +712,7 @@ class Service:
                 raise BadRequest(f"{name} {given} in the body differs from {name} {path} in the path",
                                  field=name, code="path_mismatch")
         data = ordered_round(body.canonical())
-        result = self._result_or_422(data)
+        self._check_result(data)
         t = self._existing_for_write(table_id)
 
         def plan(t: TableState) -> Event | Ack:
@@ -721,7 +738,7 @@ class Service:
             with t.lock:
                 self._catch_up_for_write(t)
         if t is None or not t.visible:
-            raise NotFound(f"no table {table_id!r}", field="table_id", code="unknown_table")
+            raise _unknown_table(table_id)
         return t
 
     # ------------------------------------------------------------------ applying events

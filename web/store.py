@@ -216,7 +216,7 @@ def open_store(config: Mapping[str, Any]) -> Store:
     url = config.get("ROADS_REDIS_URL")
     if url:
         try:
-            from web.redis_store import RedisStore  # type: ignore[import-not-found]
+            from web.redis_store import RedisStore  # imported only when asked for: SQLite needs no redis
         except ImportError as e:
             raise StoreError(f"ROADS_REDIS_URL is set ({url!r}) but the Redis store is not available: {e}") from None
         return RedisStore(url, config)

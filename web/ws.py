@@ -50,7 +50,6 @@ server (threaded) works too.
 from __future__ import annotations
 
 import json
-import os
 import socket
 import threading
 import time
@@ -60,6 +59,7 @@ from flask import Blueprint, Flask, current_app
 from flask_sock import Sock
 from simple_websocket import ConnectionClosed
 
+from web.config import number_setting
 from web.errors import ApiError
 from web.hub import Hub, Message
 from web.service import get_service
@@ -469,17 +469,8 @@ def init_app(app: Flask) -> None:
     default. Raises :class:`web.config.ConfigError` naming the setting for a value that is
     not a number or is out of range.
     """
-    from web.config import ConfigError
-
     for key, default, low, high in _SETTINGS:
-        raw = app.config.get(key, os.environ.get(key, default))
-        try:
-            value = float(raw)
-        except (TypeError, ValueError):
-            raise ConfigError(f"{key} must be a number, got {raw!r}") from None
-        if isinstance(raw, bool) or not low <= value <= high:
-            raise ConfigError(f"{key} must be between {low:g} and {high:g}, got {raw!r}")
-        app.config[key] = value
+        number_setting(app.config, key, default, low=low, high=high, integer=False)
     options = dict(app.config.get("SOCK_SERVER_OPTIONS") or {})
     ping = app.config["ROADS_WS_PING_S"]
     options.setdefault("ping_interval", ping if ping > 0 else None)

@@ -1,5 +1,6 @@
-"""Helpers of the Redis tests (issue 8): reaching the shared Redis, a private Redis that can be
-stopped and restarted, and ``roads serve`` subprocesses over Redis.
+"""Helpers of the Redis tests (issue 8): reaching the shared Redis (a fresh key prefix per test,
+:func:`shared_prefix`), a private Redis that can be stopped and restarted, and ``roads serve``
+subprocesses over Redis.
 
 The shared Redis is ``ROADS_TEST_REDIS_URL`` (default ``redis://127.0.0.1:6379/0``); every test
 uses its own key prefix and deletes its keys afterwards. Without a reachable Redis the tests
@@ -12,21 +13,19 @@ from __future__ import annotations
 import http.client
 import json
 import os
-import selectors
 import shutil
 import signal
-import socket
 import subprocess
-import sys
 import time
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-from conftest import FEED_TOKEN  # noqa: E402  (the one test token)
+from conftest import FEED_TOKEN  # the one test token
+from serving_support import ServeProcess, free_port
+
 SHARED_REDIS_URL = os.environ.get("ROADS_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 
 
@@ -64,6 +63,15 @@ def new_prefix() -> str:
     return f"roads-test-{uuid.uuid4().hex[:12]}:"
 
 
+def shared_prefix() -> Iterator[str]:
+    """Body of a ``prefix`` fixture (``yield from shared_prefix()``): a fresh key prefix on the
+    shared Redis (skips without Redis, see :func:`redis_or_skip`); its keys are deleted after."""
+    redis_or_skip()
+    prefix = new_prefix()
+    yield prefix
+    delete_prefix(SHARED_REDIS_URL, prefix)
+
+
 def delete_prefix(url: str, prefix: str) -> None:
     """Delete every key under ``prefix`` (best effort: a stopped Redis has nothing to clean)."""
     import redis
@@ -78,13 +86,6 @@ def delete_prefix(url: str, prefix: str) -> None:
             client.close()
     except (redis.RedisError, OSError):
         pass
-
-
-def free_port() -> int:
-    """A TCP port free on 127.0.0.1 right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class PrivateRedis:
@@ -137,39 +138,15 @@ class PrivateRedis:
             self.proc.wait(timeout=10)
 
 
-class Server:
+class Server(ServeProcess):
     """``python -m web.cli serve`` on a free loopback port over Redis, in a subprocess.
 
     ``redis_url``/``prefix``: the shared log. ``data_dir``: the (unused) SQLite directory.
     """
 
     def __init__(self, data_dir: Path, redis_url: str, prefix: str) -> None:
-        env = {**os.environ, "ROADS_FEED_TOKEN": FEED_TOKEN, "PYTHONUNBUFFERED": "1",
-               "ROADS_REDIS_URL": redis_url, "ROADS_REDIS_PREFIX": prefix, "ROADS_REDIS_TIMEOUT_S": "1"}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "web.cli", "serve", "--host", "127.0.0.1", "--port", "0", "--data", str(data_dir)],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-        )
-        self.port = self._wait_for_port(timeout=30)
-        self.base = f"127.0.0.1:{self.port}"
-
-    def _wait_for_port(self, timeout: float) -> int:
-        sel = selectors.DefaultSelector()
-        sel.register(self.proc.stdout, selectors.EVENT_READ)
-        deadline = time.monotonic() + timeout
-        try:
-            while time.monotonic() < deadline:
-                if not sel.select(timeout=max(0.0, deadline - time.monotonic())):
-                    break
-                line = self.proc.stdout.readline()
-                if not line:
-                    break
-                if "serving on http://127.0.0.1:" in line:
-                    return int(line.split("http://127.0.0.1:")[1].split()[0].rstrip("/"))
-        finally:
-            sel.close()
-        self.kill()
-        raise AssertionError(f"roads serve did not start (exit code {self.proc.poll()})")
+        super().__init__(data_dir, {"ROADS_REDIS_URL": redis_url, "ROADS_REDIS_PREFIX": prefix,
+                                    "ROADS_REDIS_TIMEOUT_S": "1"})
 
     def request(self, method: str, path: str, body: Any = None) -> tuple[int, bytes]:
         """``(status, body bytes)`` of one request (feed token attached to writes)."""
@@ -229,11 +206,3 @@ class Server:
                 export = self.get(f"/api/tables/{t['id']}/shoes/{s['shoe']}/rounds")[1]
                 stored += [(t["id"], r["feed"]) for r in export["rounds"]]
         return stored
-
-    def kill(self) -> None:
-        """SIGKILL the process and reap it."""
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(timeout=10)
-        if self.proc.stdout is not None:
-            self.proc.stdout.close()

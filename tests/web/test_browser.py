@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import os
 import shutil
-import threading
 from pathlib import Path
 
 import pytest
 import requests
-from werkzeug.serving import make_server
+
+from serving_support import serve_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -102,12 +102,8 @@ def bare_browser(playwright, tmp_path_factory):
 @pytest.fixture
 def live(app):
     """The test app on a threaded Werkzeug server on 127.0.0.1; yields its base URL."""
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=srv.serve_forever, name="test-browser-server", daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{srv.server_port}"
-    srv.shutdown()
-    thread.join(timeout=10)
+    with serve_app(app, "test-browser-server") as srv:
+        yield f"http://127.0.0.1:{srv.server_port}"
 
 
 @pytest.fixture

@@ -6,19 +6,18 @@ Exit codes (web/cli_demo.py): 0 success, 1 failure, 2 bad arguments, 3 bad input
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from conftest import FEED_TOKEN
 from roads import simulator
 from roads.cards import parse_cards
 from roads.tableau import check_round
+from serving_support import FakeJSONService, free_port, serve_app
+from web import create_app
 from web.cli import main
-
-FEED_TOKEN = "test-token"
 
 
 def run(*args: str):
@@ -139,41 +138,22 @@ def test_simulate_never_leaves_a_half_written_file(tmp_path, monkeypatch, feed_f
 
 
 # --------------------------------------------------------------------------- replay (fake service)
-class FakeFeed:
+class FakeFeed(FakeJSONService):
     """A loopback HTTP server recording feed POSTs; ``script`` maps a call index to a status."""
 
     def __init__(self) -> None:
         self.received: list[tuple[str, dict, str]] = []
         self.script: dict[int, tuple[int, dict]] = {}
         self.calls = 0
-        owner = self
+        super().__init__()
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):  # noqa: N802
-                length = int(self.headers.get("Content-Length", 0))
-                body = json.loads(self.rfile.read(length))
-                index = owner.calls
-                owner.calls += 1
-                status, answer = owner.script.get(index, (201, {"ok": True}))
-                if status < 300:
-                    owner.received.append((self.path, body, self.headers.get("Authorization")))
-                data = json.dumps(answer).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_port}"
-        threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+    def answer(self, method, path, body, headers):
+        index = self.calls
+        self.calls += 1
+        status, answer = self.script.get(index, (201, {"ok": True}))
+        if status < 300:
+            self.received.append((path, body, headers.get("Authorization")))
+        return status, answer
 
 
 @pytest.fixture
@@ -270,13 +250,8 @@ def test_replay_of_an_empty_file_exits_3(tmp_path, fake_feed):
 
 
 def test_replay_to_a_service_that_is_not_there_exits_1(tmp_path):
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
     path = small_feed(tmp_path, rounds=1)
-    result = run("replay", str(path), "--url", f"http://127.0.0.1:{port}", "--token", FEED_TOKEN,
+    result = run("replay", str(path), "--url", f"http://127.0.0.1:{free_port()}", "--token", FEED_TOKEN,
                  "--retries", "1", "--no-progress")
     assert result.exit_code == 1
     assert "line 1" in result.output
@@ -452,18 +427,12 @@ def test_simulate_refuses_a_cut_card_deeper_than_the_shoe(tmp_path):
 @pytest.fixture
 def live_service(tmp_path):
     """The real service on a free loopback port (werkzeug's threaded server)."""
-    from werkzeug.serving import make_server
-
-    from web import create_app
-
     app = create_app({"ROADS_FEED_TOKEN": FEED_TOKEN, "ROADS_DATA_DIR": str(tmp_path / "data")})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.port}"
-    server.shutdown()
-    server.server_close()
-    app.extensions["roads"].close()
+    try:
+        with serve_app(app) as server:
+            yield f"http://127.0.0.1:{server.port}"
+    finally:
+        app.extensions["roads"].close()
 
 
 def test_replaying_a_file_into_the_service_gives_every_round_and_replaying_again_changes_nothing(

@@ -24,6 +24,7 @@ import pytest
 import requests
 from click.testing import CliRunner
 
+from serving_support import FakeJSONService, free_port
 from web.cli import main
 from web.demo import Demo, DemoTable, Pace, demo_tables, tables_setting
 
@@ -260,52 +261,27 @@ def test_demo_bad_arguments_exit_2(args, words):
 
 
 # --------------------------------------------------------------------------- a table's faults
-class ShoeFeed:
+class ShoeFeed(FakeJSONService):
     """A loopback fake of the feed that refuses the messages listed in ``refuse`` (call indexes)
     with 409 and answers ``GET .../shoes`` with the shoes it accepted."""
 
     def __init__(self, refuse: set[int]) -> None:
-        import json
-        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
+        self.refuse = refuse
         self.accepted: list[dict] = []
         self.calls = 0
-        owner = self
+        super().__init__()
 
-        class Handler(BaseHTTPRequestHandler):
-            def _send(self, status: int, answer: object) -> None:
-                data = json.dumps(answer).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def do_GET(self):  # noqa: N802
-                shoes = sorted({b["shoe"] for b in owner.accepted})
-                self._send(200, {"shoes": [{"shoe": n} for n in shoes]})
-
-            def do_POST(self):  # noqa: N802
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                index = owner.calls
-                owner.calls += 1
-                if index in refuse:
-                    self._send(409, {"error": {"status": 409, "code": "round_conflict",
-                                               "message": "stored differently", "field": "round"}})
-                else:
-                    owner.accepted.append(body)
-                    self._send(201, {"status": "recorded"})
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_port}"
-        threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+    def answer(self, method, path, body, headers):
+        if method == "GET":
+            shoes = sorted({b["shoe"] for b in self.accepted})
+            return 200, {"shoes": [{"shoe": n} for n in shoes]}
+        index = self.calls
+        self.calls += 1
+        if index in self.refuse:
+            return 409, {"error": {"status": 409, "code": "round_conflict", "message": "stored differently",
+                                   "field": "round"}}
+        self.accepted.append(body)
+        return 201, {"status": "recorded"}
 
 
 def test_a_rejected_round_makes_the_table_move_on_to_a_fresh_shoe():
@@ -332,12 +308,9 @@ def test_a_rejected_round_makes_the_table_move_on_to_a_fresh_shoe():
 def test_a_table_stops_when_the_service_is_gone():
     from web.demo import FeedClient, SimulatedTable
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
     stop = threading.Event()
     table = SimulatedTable(DemoTable("t1", "T", "seed000_live"),
-                           FeedClient(f"http://127.0.0.1:{port}", "tok", retries=0), Pace(), stop)
+                           FeedClient(f"http://127.0.0.1:{free_port()}", "tok", retries=0), Pace(), stop)
     table.start()
     table.join(10)
     assert not table.is_alive()

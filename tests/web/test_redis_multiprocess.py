@@ -9,7 +9,6 @@ Every subprocess is killed in a ``finally``; every wait is bounded; nothing asse
 from __future__ import annotations
 
 import http.client
-import json
 import threading
 import time
 
@@ -17,7 +16,8 @@ import pytest
 import websocket
 
 from conftest import dealt_rounds
-from redis_support import SHARED_REDIS_URL, PrivateRedis, Server, delete_prefix, new_prefix, redis_or_skip
+from redis_support import SHARED_REDIS_URL, PrivateRedis, Server, shared_prefix
+from serving_support import recv_snapshot
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
@@ -28,10 +28,7 @@ WAIT_S = 20
 @pytest.fixture
 def prefix():
     """A fresh key prefix on the shared Redis (skips without Redis); its keys are deleted after."""
-    redis_or_skip()
-    p = new_prefix()
-    yield p
-    delete_prefix(SHARED_REDIS_URL, p)
+    yield from shared_prefix()
 
 
 @pytest.fixture
@@ -62,15 +59,6 @@ def by_table(messages):
     for table, body in messages:
         out.setdefault(table, []).append(body)
     return out
-
-
-def recv_snapshot(ws):
-    """Next snapshot frame, skipping keepalives."""
-    for _ in range(100):
-        msg = json.loads(ws.recv())
-        if msg["type"] != "keepalive":
-            return msg
-    raise AssertionError("only keepalives")
 
 
 def test_a_round_posted_to_one_process_reaches_a_websocket_client_of_the_other(prefix, servers):

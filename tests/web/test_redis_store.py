@@ -17,7 +17,8 @@ import redis
 from click.testing import CliRunner
 
 from conftest import Feed, dealt_rounds, make_app
-from redis_support import SHARED_REDIS_URL, PrivateRedis, delete_prefix, free_port, new_prefix, redis_or_skip
+from redis_support import SHARED_REDIS_URL, PrivateRedis, shared_prefix
+from serving_support import free_port
 from web import cli
 from web.config import ConfigError
 from web.redis_store import RedisStore, StoreDiverged
@@ -51,10 +52,7 @@ def wait_until(predicate, what):
 @pytest.fixture
 def prefix():
     """A fresh key prefix on the shared Redis (skips without Redis); its keys are deleted after."""
-    redis_or_skip()
-    p = new_prefix()
-    yield p
-    delete_prefix(SHARED_REDIS_URL, p)
+    yield from shared_prefix()
 
 
 @pytest.fixture

@@ -5,11 +5,7 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
-import selectors
 import signal
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -17,9 +13,8 @@ from pathlib import Path
 import pytest
 
 from conftest import FEED_TOKEN, Feed, dealt_rounds, make_app
+from serving_support import ServeProcess
 from web.service import get_service
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def everything(client):
@@ -76,35 +71,11 @@ def test_restart_rebuilds_identical_roads_counters_versions_and_records(tmp_path
 
 
 # ----------------------------------------------------------------------------- SIGKILL
-class Server:
-    """``python -m web.cli serve`` on a free loopback port, in a subprocess."""
+class Server(ServeProcess):
+    """``python -m web.cli serve`` on a free loopback port on the SQLite store, in a subprocess."""
 
     def __init__(self, data_dir: Path) -> None:
-        env = {**os.environ, "ROADS_FEED_TOKEN": FEED_TOKEN, "PYTHONUNBUFFERED": "1"}
-        env.pop("ROADS_REDIS_URL", None)
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "web.cli", "serve", "--host", "127.0.0.1", "--port", "0", "--data", str(data_dir)],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-        )
-        self.port = self._wait_for_port(timeout=30)
-
-    def _wait_for_port(self, timeout: float) -> int:
-        sel = selectors.DefaultSelector()
-        sel.register(self.proc.stdout, selectors.EVENT_READ)
-        deadline = time.monotonic() + timeout
-        try:
-            while time.monotonic() < deadline:
-                if not sel.select(timeout=deadline - time.monotonic()):
-                    break
-                line = self.proc.stdout.readline()
-                if not line:
-                    break
-                if "serving on http://127.0.0.1:" in line:
-                    return int(line.split("http://127.0.0.1:")[1].split()[0].rstrip("/"))
-        finally:
-            sel.close()
-        self.kill()
-        raise AssertionError(f"server did not start (exit code {self.proc.poll()})")
+        super().__init__(data_dir, {"ROADS_REDIS_URL": None})
 
     def connection(self) -> http.client.HTTPConnection:
         return http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
@@ -117,12 +88,6 @@ class Server:
             return resp.status, json.loads(resp.read())
         finally:
             conn.close()
-
-    def kill(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(timeout=10)
-        self.proc.stdout.close()
 
 
 def stream():

@@ -15,8 +15,9 @@ import time
 
 import pytest
 import websocket
-from werkzeug.serving import make_server
 
+from conftest import make_app
+from serving_support import recv_snapshot, serve_app
 from web.hub import Hub, Message
 from web.service import get_service
 from web.ws import CLOSE_UNKNOWN_TABLE, MAX_CLIENT_FRAMES, POLL_S, FrameCache, SerialSocket, Subscriber, stream, text_frame
@@ -30,13 +31,9 @@ RECV_TIMEOUT_S = 10
 
 @pytest.fixture
 def server(app):
-    """The app served by a threaded Werkzeug server on a free loopback port; yields its base URL."""
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=srv.serve_forever, name="test-ws-server", daemon=True)
-    thread.start()
-    yield f"127.0.0.1:{srv.server_port}"
-    srv.shutdown()
-    thread.join(timeout=10)
+    """The app served by a threaded Werkzeug server on a free loopback port; yields ``host:port``."""
+    with serve_app(app, "test-ws-server") as srv:
+        yield f"127.0.0.1:{srv.server_port}"
 
 
 def post_round(client, auth, table, shoe, number, cards):
@@ -50,15 +47,6 @@ def connect(server, path):
 
 def recv_json(ws):
     return json.loads(ws.recv())
-
-
-def recv_snapshot(ws):
-    """Next snapshot frame, skipping keepalives."""
-    for _ in range(100):
-        msg = recv_json(ws)
-        if msg["type"] != "keepalive":
-            return msg
-    raise AssertionError("only keepalives")
 
 
 def test_connect_sends_the_full_current_snapshot_first(server, client, auth):
@@ -593,46 +581,42 @@ def test_protocol_pings_never_land_inside_a_snapshot_frame_of_a_slow_client(tmp_
     """Regression: offer() and the handler thread wrote snapshot frames to the raw socket while
     simple-websocket wrote pings (and pongs, close frames, keepalives) to the same socket from
     its own thread; a ping sent while a big frame was half written landed inside it."""
-    from conftest import make_app
-
     app = make_app(tmp_path / "data", ROADS_WS_PING_S=0.05, ROADS_WS_KEEPALIVE_S=0.05)
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    srv.socket.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 8192)  # accepted sockets inherit it
-    serving = threading.Thread(target=srv.serve_forever, name="test-ws-server-pings", daemon=True)
-    serving.start()
-    server = f"127.0.0.1:{srv.server_port}"
-    hub: Hub = get_service(app).hub
-    topic = "lobby"
-    stop = threading.Event()
-
-    def publish() -> None:  # big frames, fast, with short idle gaps so keepalives go out too
-        version = 1_000_000
-        while not stop.is_set():
-            for _ in range(20):
-                version += 1
-                hub.publish(topic, version, json.dumps({"version": version, "pad": "x" * 100_000}).encode())
-                time.sleep(0.002)
-            time.sleep(0.08)
-
-    hub.publish(topic, 1_000_000, json.dumps({"version": 1_000_000, "pad": ""}).encode())
-    publisher = threading.Thread(target=publish, daemon=True)
-    publisher.start()
-    checked = []
     try:
-        deadline = time.monotonic() + 2.5
-        while time.monotonic() < deadline:  # a connection ends when a late pong gets it closed
-            client = FrameChecker(server, "/ws/lobby")
+        with serve_app(app, "test-ws-server-pings") as srv:
+            srv.socket.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 8192)  # accepted sockets inherit it
+            server = f"127.0.0.1:{srv.server_port}"
+            hub: Hub = get_service(app).hub
+            topic = "lobby"
+            stop = threading.Event()
+
+            def publish() -> None:  # big frames, fast, with short idle gaps so keepalives go out too
+                version = 1_000_000
+                while not stop.is_set():
+                    for _ in range(20):
+                        version += 1
+                        hub.publish(topic, version, json.dumps({"version": version, "pad": "x" * 100_000}).encode())
+                        time.sleep(0.002)
+                    time.sleep(0.08)
+
+            hub.publish(topic, 1_000_000, json.dumps({"version": 1_000_000, "pad": ""}).encode())
+            publisher = threading.Thread(target=publish, daemon=True)
+            publisher.start()
+            checked = []
             try:
-                client.read(deadline)
+                deadline = time.monotonic() + 2.5
+                while time.monotonic() < deadline:  # a connection ends when a late pong gets it closed
+                    client = FrameChecker(server, "/ws/lobby")
+                    try:
+                        client.read(deadline)
+                    finally:
+                        client.close()
+                    checked.append(client)
+                    assert client.close_code in (None, 1000, 1008), client.close_code
             finally:
-                client.close()
-            checked.append(client)
-            assert client.close_code in (None, 1000, 1008), client.close_code
+                stop.set()
+                publisher.join(timeout=RECV_TIMEOUT_S)
     finally:
-        stop.set()
-        publisher.join(timeout=RECV_TIMEOUT_S)
-        srv.shutdown()
-        serving.join(timeout=RECV_TIMEOUT_S)
         app.extensions["roads"].close()
     stats = [(c.pings, len(c.versions), c.keepalives, c.close_code) for c in checked]  # per connection
     assert sum(c.pings for c in checked) >= 5, stats

@@ -1,0 +1,55 @@
+"""Query options shared by the HTML pages and the PNG routes, refused in one way.
+
+A bad value is a :class:`web.errors.BadRequest` (400) with code ``bad_parameter`` and
+``field`` = the name of the query option, whichever route it came to: ``/tables/T1?theme=x``
+and ``/tables/T1/board.png?theme=x`` answer alike. An integer option that is absent or
+empty (``?cols=``) takes its default.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from flask import request
+
+from web.errors import BadRequest
+
+BAD_PARAMETER = "bad_parameter"
+"""The error ``code`` of a bad query option."""
+
+
+def int_arg(name: str, default: int | None) -> int | None:
+    """Query option ``name`` as a base-10 integer, or ``default`` when absent or empty.
+
+    Raises :class:`BadRequest` (``bad_parameter``, field ``name``) when it is not an integer;
+    ranges are the caller's to check.
+    """
+    raw = request.args.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return int(raw, 10)
+    except ValueError:
+        raise BadRequest(f"{name} must be an integer, got {raw!r}", field=name, code=BAD_PARAMETER) from None
+
+
+def choice_arg(name: str, choices: Sequence[str], default: str, *, blank_is_default: bool = False) -> str:
+    """Query option ``name``, one of ``choices``, or ``default`` when absent (or, with
+    ``blank_is_default``, empty: the pages take ``?theme=`` as no choice; the PNG routes refuse it).
+
+    Raises :class:`BadRequest` (``bad_parameter``, field ``name``) for any other value.
+    """
+    value = request.args.get(name)
+    if value is None or (blank_is_default and value == ""):
+        return default
+    if value not in choices:
+        raise BadRequest(f"unknown {name} {value!r}; expected one of {', '.join(choices)}", field=name,
+                         code=BAD_PARAMETER)
+    return value
+
+
+def bad_parameter(err: ValueError, field: str | None = None) -> BadRequest:
+    """The 400 for a :class:`web.layout.LayoutError` or :class:`web.render.RenderError` (both
+    carry the offending option in ``field``); ``field`` overrides it where the query option
+    has another name than the layout's parameter."""
+    return BadRequest(str(err), field=field or getattr(err, "field", None), code=BAD_PARAMETER)
