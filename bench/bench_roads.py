@@ -160,7 +160,7 @@ def main() -> None:
           f"variant {variant.id}; gc {'on' if gc.isenabled() else 'off'}")
     show("update = record + snapshot / round", update)
     show(f"update, best of {args.repeats} passes / round", best_update)
-    show(f"update, CPU time, shoe mean / round", cpu_per_round)
+    show("update, CPU time, shoe mean / round", cpu_per_round)
     show("record / round", record)
     show("snapshot / round", snapshot)
     show("void round 40 of 80 (+ snapshot)", void_mid)

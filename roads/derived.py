@@ -66,13 +66,27 @@ def derived_sequence(lengths: Sequence[int], k: int) -> list[str]:
     return out
 
 
+_RUNS_MAX = 64
+_RUNS: dict[str, tuple[list[str], ...]] = {
+    color: tuple([color] * n for n in range(_RUNS_MAX)) for color in (RED, BLUE)
+}
+
+
+def _run(color: str, n: int) -> list[str]:
+    """A column of ``n`` entries of ``color``: ``[color] * n``, one shared list per colour and
+    length below :data:`_RUNS_MAX` (a new list for longer ones). A derived road's columns
+    are these lists, replaced rather than appended to, so snapshots share them: read-only."""
+    return _RUNS[color][n] if n < _RUNS_MAX else [color] * n
+
+
 class DerivedRoad:
     """One derived road, extended one big-road cell at a time (:meth:`push`, undo :meth:`pop`).
 
     Attributes (read them, do not change them): ``k`` (1, 2 or 3), ``name``;
     ``sequence`` (entry colours in order); ``columns`` (the road's own columns of equal
-    colour, ``list[list[str]]``); ``cells`` (grid placement of every entry, dicts ``{"x",
-    "y", "column", "row", "color"}``, never changed once made); ``grid`` (:class:`TailGrid`).
+    colour, ``list[list[str]]``; each column list is shared and never changed: a longer
+    column replaces it); ``cells`` (grid placement of every entry, dicts ``{"x", "y",
+    "column", "row", "color"}``, never changed once made); ``grid`` (:class:`TailGrid`).
     """
 
     __slots__ = ("k", "name", "sequence", "columns", "cells", "grid")
@@ -106,14 +120,13 @@ class DerivedRoad:
         columns = self.columns
         if seq and seq[-1] == color:
             c = len(columns) - 1
-            col = columns[c]
-            r = len(col)
-            col.append(color)
+            r = len(columns[c])
+            columns[c] = _run(color, r + 1)
             x, y = self.grid.extend()
         else:
             c = len(columns)
             r = 0
-            columns.append([color])
+            columns.append(_run(color, 1))
             x, y = self.grid.start()
         seq.append(color)
         self.cells.append({"x": x, "y": y, "column": c, "row": r, "color": color})
@@ -127,20 +140,15 @@ class DerivedRoad:
         color = self.sequence.pop()
         self.cells.pop()
         self.grid.pop()
-        col = self.columns[-1]
-        if len(col) == 1:
-            self.columns.pop()
-            if self.columns:
-                # The previous column becomes the newest again; a snapshot may hold its list.
-                self.columns[-1] = self.columns[-1][:]
+        n = len(self.columns[-1]) - 1
+        if n:
+            self.columns[-1] = _run(color, n)
         else:
-            col.pop()
+            self.columns.pop()
         return color
 
     def json(self) -> dict:
         """Snapshot piece: ``{"sequence", "columns", "cells", "width"}`` (copies of the
-        lists; cell dicts and finished columns shared)."""
-        cols = self.columns[:]
-        if cols:
-            cols[-1] = cols[-1][:]
-        return {"sequence": self.sequence[:], "columns": cols, "cells": self.cells[:], "width": self.grid.width}
+        lists; cell dicts and column lists shared)."""
+        return {"sequence": self.sequence[:], "columns": self.columns[:], "cells": self.cells[:],
+                "width": self.grid.width}

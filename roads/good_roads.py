@@ -208,6 +208,53 @@ def good_roads(lengths: Sequence[int], winners: Sequence[str],
     ]
 
 
+class _Column:
+    """What the finished columns contribute to the patterns while one big-road column is the
+    newest, and that column's ``winner``: ``done`` (per pattern: run, matching columns in a
+    row; jump, that side's single columns in a row; others 0) and ``candidates`` (``spec +
+    (done,)`` of the patterns that can still reach their threshold in this column);
+    ``side_by_side``: whether a side-by-side pattern is among them.
+
+    The next column's :class:`_Column` depends only on this one and on ``(length of the
+    column that just finished (0 before the first column; capped, see
+    :class:`GoodRoadTracker`), winner of the new column, side-by-side bound (capped))``, so
+    it is memoised in ``successors`` under that key. Likewise the
+    :meth:`GoodRoadTracker.json` answer is memoised in ``answers`` by the newest column's
+    length (and the side-by-side length when ``side_by_side``). Equal columns are one
+    object, shared by every tracker of the same patterns (see :func:`_column_cache`): never
+    changed once made, apart from the two memo dicts filling up; the answers are shared
+    lists: read-only.
+    """
+
+    __slots__ = ("winner", "done", "candidates", "side_by_side", "successors", "answers")
+
+    def __init__(self, winner: str, done: tuple[int, ...], candidates: tuple[tuple, ...]) -> None:
+        self.winner = winner
+        self.done = done
+        self.candidates = candidates
+        self.side_by_side = any(spec[0] == 3 for spec in candidates)
+        self.successors: dict[tuple[int, str, int], _Column] = {}
+        self.answers: dict[int | tuple[int, int], list[dict]] = {}
+
+
+_MAX_COLUMNS = 10_000
+"""Memoised :class:`_Column` objects per pattern list before its cache starts afresh."""
+
+# pattern specs -> {(winner, done, candidates): _Column}; the root (no column yet: every
+# ``done`` 0) is under the key None. Equal columns are one object: their memos are shared.
+_caches: dict[tuple, dict] = {}
+
+
+def _column_cache(specs: tuple) -> dict:
+    """The shared memo of a pattern spec tuple (made on first use, started afresh when full)."""
+    cache = _caches.get(specs)
+    if cache is None or len(cache) > _MAX_COLUMNS:
+        if len(_caches) >= 64:
+            _caches.clear()
+        cache = _caches[specs] = {None: _Column("", (0,) * len(specs), ())}
+    return cache
+
+
 class GoodRoadTracker:
     """Good roads kept up to date column by column: no scan of the big road per round.
 
@@ -215,43 +262,57 @@ class GoodRoadTracker:
     keeps what the finished columns contribute, updated when a new big-road column starts
     (:meth:`column_started`) and undone when the newest column is removed
     (:meth:`column_removed`); :meth:`json` combines that with the newest column, looking
-    only at the patterns that can still reach their threshold in this column.
+    only at the patterns that can still reach their threshold in this column. The per-column
+    contributions are memoised and shared between trackers of the same patterns (the same
+    few situations recur in every shoe), so starting a column is usually one dict lookup.
 
     Raises :class:`GoodRoadError` for a bad pattern list (see :func:`check_patterns`).
     """
 
-    __slots__ = ("patterns", "_specs", "_done", "_pairs", "_candidates")
+    __slots__ = ("patterns", "_specs", "_cache", "_columns", "_pairs", "_length_cap", "_pairs_cap")
 
     def __init__(self, patterns: Sequence[GoodRoad] = DEFAULT_GOOD_ROADS) -> None:
         self.patterns = check_patterns(patterns)
         self._specs = tuple(p._spec for p in self.patterns)
-        # _done[c]: per pattern, what finished columns 0..c-1 contribute while column c is
-        # the newest (run: matching columns in a row; jump: that side's single columns in a
-        # row; others 0). _pairs[e]: adjacent equal pairs in a row ending at finished column
-        # e. _candidates[c]: (spec..., done) of the patterns that can reach their threshold
-        # while column c is the newest.
-        self._done: list[tuple[int, ...]] = []
+        self._cache = _column_cache(self._specs)
+        # The memo keys keep only what _next_column reads: a finished column's length matters
+        # up to the longest length a run needs (jumps need 1), the side-by-side bound up to
+        # the highest side-by-side threshold. Longer ones are all alike.
+        self._length_cap = 1 + max([1] + [n for s in self._specs if s[0] == 1 for n in s[1:3]])
+        self._pairs_cap = max([0] + [s[3] for s in self._specs if s[0] == 3])
+        # _columns[c]: the _Column of column c (what columns 0..c-1 contribute while column c
+        # is the newest). _pairs[e]: adjacent equal pairs in a row ending at finished column e.
+        self._columns: list[_Column] = []
         self._pairs: list[int] = []
-        self._candidates: list[tuple[tuple, ...]] = []
 
     def column_started(self, lengths: Sequence[int], winners: Sequence[str]) -> None:
         """Call after the big road started a new column (the newest in ``lengths``)."""
         c = len(lengths) - 1
-        pairs = self._pairs
         if c == 0:
-            le, we, prev = 0, "", (0,) * len(self._specs)
-            sbs_max = 0
+            self._cache = _column_cache(self._specs)  # a new shoe: the current memo
+            prev = self._cache[None]
+            key = (0, winners[0], 0)
         else:
             e = c - 1
             le = lengths[e]
-            we = winners[e]
-            prev = self._done[e]
+            pairs = self._pairs
             if e >= 1 and le == lengths[e - 1]:
                 pairs.append(1 + (pairs[e - 2] if e >= 2 else 0))
             else:
                 pairs.append(0)
             # Side by side can reach at most the larger of the pairs ending at c-1 and at c.
             sbs_max = max(pairs[e], (pairs[e - 1] if e >= 1 else 0) + 1)
+            prev = self._columns[e]
+            key = (min(le, self._length_cap), winners[c], min(sbs_max, self._pairs_cap))
+        column = prev.successors.get(key)
+        if column is None:
+            column = prev.successors[key] = self._next_column(prev.done, *key)
+        self._columns.append(column)
+
+    def _next_column(self, prev: tuple[int, ...], le: int, w: str, sbs_max: int) -> _Column:
+        """The :class:`_Column` of a new column won by ``w`` after a finished column of ``le``
+        cells (``le`` 0 for the first column), with ``prev`` what came before it."""
+        we = "B" if w == "P" else "P"  # the finished column's winner: columns alternate
         done = []
         cand = []
         for spec, d in zip(self._specs, prev):
@@ -264,7 +325,7 @@ class GoodRoadTracker:
                 if sbs_max >= spec[3]:
                     cand.append(spec + (0,))
             else:
-                if c:
+                if le:
                     if code == 1:  # run: finished column matches the length its side needs
                         d = d + 1 if le == (spec[1] if we == "B" else spec[2]) else 0
                     elif we == spec[1]:  # jump: that side's finished column is a single
@@ -272,25 +333,41 @@ class GoodRoadTracker:
                 if d + 1 >= spec[3]:  # the newest column can add at most one
                     cand.append(spec + (d,))
             done.append(d)
-        self._done.append(tuple(done))
-        self._candidates.append(tuple(cand))
+        key = (w, tuple(done), tuple(cand))
+        column = self._cache.get(key)
+        if column is None:
+            column = self._cache[key] = _Column(*key)
+        return column
 
     def column_removed(self) -> None:
         """Call after the big road removed its newest column (undo of :meth:`column_started`)."""
-        self._done.pop()
-        self._candidates.pop()
-        if len(self._pairs) > max(len(self._done) - 1, 0):  # one entry per finished column
+        self._columns.pop()
+        if len(self._pairs) > max(len(self._columns) - 1, 0):  # one entry per finished column
             self._pairs.pop()
 
     def json(self, lengths: Sequence[int], winners: Sequence[str]) -> list[dict]:
-        """The snapshot piece, as :func:`good_roads` returns it, for the current columns."""
+        """The snapshot piece, as :func:`good_roads` returns it, for the current columns.
+
+        A new list for no columns; otherwise the list is memoised and shared (read-only)."""
         if not lengths:
             return []
         c = len(lengths) - 1
         n = lengths[c]
-        w = winners[c]
+        column = self._columns[c]
+        sbs = self._side_by_side(lengths, c, n) if column.side_by_side else 0
+        key = (n, sbs) if column.side_by_side else n
+        out = column.answers.get(key)
+        if out is None:
+            out = column.answers[key] = self._answer(column, n, sbs)
+        return out
+
+    @staticmethod
+    def _answer(column: _Column, n: int, sbs: int) -> list[dict]:
+        """The snapshot piece while ``column`` is the newest, with ``n`` cells, and the
+        side-by-side length is ``sbs``."""
+        w = column.winner
         out = []
-        for code, a, b, t, pid, label, d in self._candidates[c]:
+        for code, a, b, t, pid, label, d in column.candidates:
             if code == 0:
                 v = n if w == a else 0
             elif code == 1:
@@ -299,7 +376,7 @@ class GoodRoadTracker:
             elif code == 2:
                 v = (d + 1 if n == 1 else 0) if w == a else d
             else:
-                v = self._side_by_side(lengths, c, n)
+                v = sbs
             if v >= t:
                 out.append({"pattern": pid, "label": label, "length": v, "threshold": t})
         return out

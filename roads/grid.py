@@ -34,7 +34,7 @@ class TailGrid:
     are O(1) apart from the rare skip past a taken row-0 cell.
     """
 
-    __slots__ = ("rows", "width", "_x", "_y", "_sx", "_taken", "_keys", "_starts", "_widths")
+    __slots__ = ("rows", "width", "_x", "_y", "_sx", "_taken", "_keys", "_starts")
 
     def __init__(self, rows: int = ROWS) -> None:
         if isinstance(rows, bool) or not isinstance(rows, int) or rows < 1:
@@ -46,8 +46,8 @@ class TailGrid:
         self._sx = -1  # grid column where the newest logical column starts
         self._taken: set[int] = set()  # x * rows + y of every placed entry
         self._keys: list[int] = []  # x * rows + y per entry, in order
-        self._starts: list[tuple[int, int]] = []  # (entry index, start x) per logical column
-        self._widths: list[int] = []  # width before each entry (undo restores it)
+        # per logical column: (index of its first entry, start x, width before it started)
+        self._starts: list[tuple[int, int, int]] = []
 
     def __len__(self) -> int:
         return len(self._keys)
@@ -82,10 +82,10 @@ class TailGrid:
             x += 1
         key = x * rows
         taken.add(key)
-        self._starts.append((len(self._keys), x))
-        self._keys.append(key)
+        keys = self._keys
         width = self.width
-        self._widths.append(width)
+        self._starts.append((len(keys), x, width))
+        keys.append(key)
         if x >= width:
             self.width = x + 1
         self._sx = self._x = x
@@ -107,13 +107,11 @@ class TailGrid:
             x += 1
             while x * rows + y in taken:  # cannot happen (module docstring); defensive
                 x += 1
+            if x >= self.width:  # only a step right can widen the grid
+                self.width = x + 1
         key = x * rows + y
         taken.add(key)
         self._keys.append(key)
-        width = self.width
-        self._widths.append(width)
-        if x >= width:
-            self.width = x + 1
         self._x = x
         self._y = y
         return x, y
@@ -123,17 +121,22 @@ class TailGrid:
 
         Raises ``IndexError`` when the grid is empty.
         """
-        if not self._keys:
+        keys = self._keys
+        if not keys:
             raise IndexError("pop from an empty road grid")
         rows = self.rows
-        key = self._keys.pop()
+        key = keys.pop()
         self._taken.discard(key)
-        self.width = self._widths.pop()
-        if self._starts[-1][0] == len(self._keys):
+        first, _sx, width = self._starts[-1]
+        if first == len(keys):  # it was the first entry of its logical column
             self._starts.pop()
+            self.width = width
+        else:
+            # The column's entries run down then right, so its newest is its rightmost.
+            self.width = max(width, keys[-1] // rows + 1)
         self._sx = self._starts[-1][1] if self._starts else -1
-        if self._keys:
-            self._x, self._y = divmod(self._keys[-1], rows)
+        if keys:
+            self._x, self._y = divmod(keys[-1], rows)
         else:
             self._x = self._y = -1
         return divmod(key, rows)

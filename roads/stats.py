@@ -19,6 +19,12 @@ def share(count: int, rounds: int) -> float:
     return ((2000 * count + rounds) // (2 * rounds)) / 10 if rounds else 0.0
 
 
+_SHARE_ROWS_MAX = 256
+_SHARE_ROWS: dict[int, tuple[float, ...]] = {}
+"""``_SHARE_ROWS[rounds][count] == share(count, rounds)``: the shares looked up instead of
+computed, every round; filled on first use for shoes of fewer than ``_SHARE_ROWS_MAX`` rounds."""
+
+
 class ShoeStats:
     """Running counts of a shoe, updated per counted round (:meth:`push`, undo :meth:`pop`).
 
@@ -36,24 +42,26 @@ class ShoeStats:
         self.rounds = self.banker = self.player = self.tie = 0
         self.banker_pair = self.player_pair = self.natural = 0
         self.longest_banker = self.longest_player = 0
-        self._history: list[tuple[int, int]] = []  # longest streaks before each push
+        # (rounds, longest_banker, longest_player) before each push that raised a longest streak
+        self._history: list[tuple[int, int, int]] = []
 
     def push(self, result: RoundResult, streak: int) -> None:
         """Count one round. ``streak`` is the length of the newest big-road column after the
         round was added to the big road (ignored for a tie)."""
-        self._history.append((self.longest_banker, self.longest_player))
-        self.rounds += 1
         w = result.winner
         if w is _B:
             self.banker += 1
             if streak > self.longest_banker:
+                self._history.append((self.rounds, self.longest_banker, self.longest_player))
                 self.longest_banker = streak
         elif w is _P:
             self.player += 1
             if streak > self.longest_player:
+                self._history.append((self.rounds, self.longest_banker, self.longest_player))
                 self.longest_player = streak
         else:
             self.tie += 1
+        self.rounds += 1
         if result.banker_pair:
             self.banker_pair += 1
         if result.player_pair:
@@ -63,8 +71,12 @@ class ShoeStats:
 
     def pop(self, result: RoundResult) -> None:
         """Undo the newest :meth:`push`, which counted ``result``. ``IndexError`` when empty."""
-        self.longest_banker, self.longest_player = self._history.pop()
+        if not self.rounds:
+            raise IndexError("pop from empty shoe statistics")
         self.rounds -= 1
+        history = self._history
+        if history and history[-1][0] == self.rounds:
+            _, self.longest_banker, self.longest_player = history.pop()
         w = result.winner
         if w is _B:
             self.banker -= 1
@@ -89,15 +101,13 @@ class ShoeStats:
         big-road column (``None``/0 before the first Banker/Player round).
         """
         n = self.rounds
-        if n:
-            n2 = 2 * n  # share(): percent, half up, one decimal, inlined (runs every round)
-            shares = {
-                "banker": ((2000 * self.banker + n) // n2) / 10,
-                "player": ((2000 * self.player + n) // n2) / 10,
-                "tie": ((2000 * self.tie + n) // n2) / 10,
-            }
+        row = _SHARE_ROWS.get(n)
+        if row is None and n < _SHARE_ROWS_MAX:
+            row = _SHARE_ROWS[n] = tuple(share(count, n) for count in range(n + 1))
+        if row is not None:
+            shares = {"banker": row[self.banker], "player": row[self.player], "tie": row[self.tie]}
         else:
-            shares = {"banker": 0.0, "player": 0.0, "tie": 0.0}
+            shares = {"banker": share(self.banker, n), "player": share(self.player, n), "tie": share(self.tie, n)}
         return {
             "rounds": n,
             "banker": self.banker,
