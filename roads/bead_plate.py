@@ -66,19 +66,7 @@ class BeadPlate:
 
     def push(self, round_number: int, result: RoundResult) -> dict:
         """Add the bead of the next counted round and return it."""
-        i = len(self.beads)
-        rows = self.rows
-        bead = {
-            "x": i // rows,
-            "y": i % rows,
-            "round": round_number,
-            "winner": LETTER[result.winner],
-            "player_total": result.player_total,
-            "banker_total": result.banker_total,
-            "player_pair": result.player_pair,
-            "banker_pair": result.banker_pair,
-            "natural": result.natural,
-        }
+        bead = bead_json(len(self.beads), round_number, result, self.rows)
         self.beads.append(bead)
         return bead
 
