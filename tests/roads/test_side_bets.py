@@ -3,28 +3,12 @@ rounds"), with a stand-in variant and with the engine's presets."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
 
 from roads.notation import parse_rounds
 from roads.shoe_roads import ShoeRoads
 from roads.side_bets import SideBetError, side_bet_state, side_bet_states
-
-
-@dataclass(frozen=True)
-class Spec:
-    bet: str
-    label: str
-    round_limit: int | None
-
-
-@dataclass(frozen=True)
-class StandIn:
-    id: str
-    name: str
-    side_bets: tuple
-
+from variant_stand_in import Spec, StandIn
 
 STAND_IN = StandIn("demo", "Demo", (Spec("player_pair", "Player Pair", 60), Spec("big", "Big", 30),
                                    Spec("player_bonus", "Player Bonus", None)))

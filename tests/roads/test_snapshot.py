@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import json
-from dataclasses import dataclass
 from pathlib import Path
 
 import jsonschema
@@ -13,24 +12,9 @@ import pytest
 from roads.notation import parse_rounds
 from roads.shoe_roads import ShoeRoads
 from roads.snapshot import SnapshotError, build_snapshot, schema
+from variant_stand_in import Spec, StandIn
 
 GOLDEN = sorted((Path(__file__).parent / "golden").glob("*.json"))
-
-
-@dataclass(frozen=True)
-class Spec:
-    bet: str
-    label: str
-    round_limit: int | None
-
-
-@dataclass(frozen=True)
-class StandIn:
-    id: str
-    name: str
-    side_bets: tuple
-
-
 VARIANT = StandIn("demo", "Demo Table", (Spec("player_pair", "Player Pair", 60), Spec("big", "Big", 30)))
 VALIDATOR = jsonschema.Draft202012Validator(schema(), format_checker=jsonschema.FormatChecker())
 
