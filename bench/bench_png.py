@@ -75,7 +75,8 @@ a cell with two ties and a live good road (long Banker)."""
 def write_docs_board(path: Path) -> None:
     """Deal the example shoe through the feed and write its 1920x1080 board (dark, English) to ``path``."""
     from roads.simulator import feed_request, simulate_shoe
-    from web import create_app, render
+    from web import create_app
+    from web.render import board as render
     from web.service import get_service
 
     app = create_app({"TESTING": True, "ROADS_FEED_TOKEN": "docs", "ROADS_DATA_DIR": tempfile.mkdtemp(),
@@ -93,7 +94,7 @@ def write_docs_board(path: Path) -> None:
 
 
 def bench_render(app, runs: int) -> dict:
-    from web import render
+    from web.render import board as render
     from web.service import get_service
 
     snap = get_service(app).snapshot(TABLE)
@@ -117,7 +118,7 @@ def bench_render(app, runs: int) -> dict:
 
 def bench_encode(img: Image.Image, runs: int) -> list[tuple[str, float, int]]:
     """Median ms and bytes of each PNG setting for ``img`` (a dark-theme board)."""
-    from web.render import encode_png, theme_palette
+    from web.render.board import encode_png, theme_palette
 
     theme_palette("dark")  # built once per theme per process
     rows = []
@@ -255,7 +256,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from PIL import features
 
-    import web.render as render
+    import web.render.board as render
 
     print(f"Pillow {Image.__version__ if hasattr(Image, '__version__') else ''} raqm={features.check('raqm')}  "
           f"runs={runs}")

@@ -27,9 +27,9 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 import redis  # noqa: E402
 
 from conftest import Feed, dealt_rounds, make_app  # noqa: E402
-from web.redis_store import RedisStore  # noqa: E402
+from web.stores.redis import RedisStore  # noqa: E402
 from web.service import get_service  # noqa: E402
-from web.store import Event  # noqa: E402
+from web.stores import Event  # noqa: E402
 
 
 def ms(samples: list[float], q: float) -> float:

@@ -13,23 +13,28 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the service.
 
     ``test_config`` overrides every other setting (tests pass a temporary data directory
-    and token here). Settings are documented in :mod:`web.config`. Raises
-    :class:`web.config.ConfigError` for a bad setting and :class:`web.store.StoreError` for a
+    and token here). Settings are documented in :mod:`web.settings`. Raises
+    :class:`web.settings.ConfigError` for a bad setting and :class:`web.stores.StoreError` for a
     store that cannot be opened.
     """
     # Imported here, not at the top: ``web`` (and so ``roads --help``) stays free of pydantic,
     # Pillow, flask-sock and the store until an app is built.
-    from web import config
+    from web import settings as config
 
     app = Flask(__name__, static_folder=str(STATIC_DIR), static_url_path="/static")
     config.load(app, test_config)
 
-    from web import errors, service
+    from web import service
+    from web.http import errors
 
     errors.init_app(app)
     service.init_app(app)
 
-    from web import api, feed, pages, png, ws
+    from web.http import api
+    from web.http import feed
+    from web.http import pages
+    from web.http import png
+    from web.http import ws
 
     app.register_blueprint(feed.bp)
     app.register_blueprint(api.bp)

@@ -1,16 +1,16 @@
 """The service layer: tables, their shoes and rounds, validated writes, immutable snapshots.
 
 One :class:`Service` per app (``app.extensions["roads"]``, see :func:`init_app` and
-:func:`get_service`). It owns the tables' in-memory state, the :class:`web.store.Store` and the
+:func:`get_service`). It owns the tables' in-memory state, the :class:`web.stores.Store` and the
 :class:`web.hub.Hub`.
 
 Writes (the feed): ``record_round``, ``start_shoe``, ``void_round``, ``correct_round``. Each
 takes the table's lock, checks the request against the table's state (ordering,
-idempotency, card copies), appends one :class:`web.store.Event` to the store (durable before
+idempotency, card copies), appends one :class:`web.stores.Event` to the store (durable before
 anything else happens), applies it, builds the new snapshot and its JSON once, and publishes
 both to the hub: topic ``f"table:{table_id}"`` (payload: snapshot JSON, version: the table's
 version) and ``"lobby"`` (payload: JSON of :meth:`Service.list_tables`, version: the lobby
-counter). Bad input raises a :class:`web.errors.ApiError` before anything is stored.
+counter). Bad input raises a :class:`web.http.errors.ApiError` before anything is stored.
 
 Snapshot reads (``snapshot``, ``snapshot_json``, ``table``, ``list_tables``, ``lobby_json``:
 the API, pages, PNG and WebSocket hot paths) never take a table lock: they read the table's
@@ -24,7 +24,7 @@ gaps), so a restart that replays the store gives the same versions; a shoe's ver
 the table version of the last event that changed that shoe; the lobby version is the sum of
 all table versions.
 
-Event payloads (``Event.data``; ``round`` = the canonical round of :mod:`web.schemas`, i.e.
+Event payloads (``Event.data``; ``round`` = the canonical round of :mod:`web.http.schemas`, i.e.
 ``{"player": [...], "banker": [...]}`` or ``{"result": {...}}`` plus optional ``burn`` and
 ``cut_card``):
 
@@ -54,11 +54,11 @@ from roads.shoe_roads import ShoeRoads
 from roads.snapshot import build_snapshot
 from roads.tableau import TableauError
 from roads.variants import DEFAULT_VARIANT_ID, get_variant
-from web import schemas
-from web.config import TABLE_ID_RE, ConfigError, table_configs
-from web.errors import BadRequest, Conflict, NotFound, Unavailable, Unprocessable
+from web.http import schemas
+from web.settings import TABLE_ID_RE, ConfigError, table_configs
+from web.http.errors import BadRequest, Conflict, NotFound, Unavailable, Unprocessable
 from web.hub import Hub
-from web.store import Event, SeqTaken, Store, StoreUnavailable, open_store
+from web.stores import Event, SeqTaken, Store, StoreUnavailable, open_store
 
 log = logging.getLogger(__name__)
 
@@ -108,7 +108,7 @@ _RESULT_KEYS = tuple(schemas.ResultIn.model_fields)
 
 def ordered_round(round_data: Mapping[str, Any]) -> dict[str, Any]:
     """A canonical round with its keys in one fixed order (player, banker, result, burn,
-    cut_card; result fields in :class:`web.schemas.ResultIn` order), so a round read back
+    cut_card; result fields in :class:`web.http.schemas.ResultIn` order), so a round read back
     from a store that sorts keys encodes to the same bytes as when it was recorded."""
     out: dict[str, Any] = {}
     for key in _ROUND_KEYS:
@@ -279,9 +279,9 @@ class Ack:
 class Service:
     """Tables, validated writes and immutable snapshots over a :class:`Store` (see module doc).
 
-    ``tables`` is the parsed ``ROADS_TABLES`` setting (:func:`web.config.table_configs`);
+    ``tables`` is the parsed ``ROADS_TABLES`` setting (:func:`web.settings.table_configs`);
     ``clock`` returns Unix seconds (tests may fix it). Construction loads every stored event
-    and publishes every table and the lobby. Raises :class:`web.config.ConfigError` for a
+    and publishes every table and the lobby. Raises :class:`web.settings.ConfigError` for a
     configured variant that is not a preset.
     """
 
@@ -341,7 +341,7 @@ class Service:
 
     def table(self, table_id: str) -> dict[str, Any]:
         """``{"id", "name", "variant": {"id", "name"}}`` (the current shoe's variant, else the
-        configured one). Raises :class:`web.errors.NotFound` for an unknown table."""
+        configured one). Raises :class:`web.http.errors.NotFound` for an unknown table."""
         t = self._visible(table_id)
         v = t.view.lobby_entry["variant"]  # type: ignore[union-attr]
         return {"id": t.id, "name": t.name, "variant": v}
@@ -363,7 +363,7 @@ class Service:
 
     def snapshot(self, table_id: str, shoe: int | None = None) -> dict[str, Any]:
         """The snapshot dict (roads.snapshot shape plus ``name`` and ``live``) of the current shoe
-        (``shoe`` None) or of shoe ``shoe``. Raises :class:`web.errors.NotFound`."""
+        (``shoe`` None) or of shoe ``shoe``. Raises :class:`web.http.errors.NotFound`."""
         return self._snapshot(table_id, shoe)[1]
 
     def snapshot_json(self, table_id: str, shoe: int | None = None) -> tuple[int, bytes]:
@@ -512,7 +512,7 @@ class Service:
         """Apply an event another process stored (the store's follower thread calls this).
 
         Ignores events already applied; catches up from the store when ``event`` skips ahead
-        (raising :class:`web.store.StoreUnavailable` when the store cannot be read then).
+        (raising :class:`web.stores.StoreUnavailable` when the store cannot be read then).
         """
         t = self._tables.get(event.table)
         if t is None:
@@ -885,7 +885,7 @@ class Service:
 # ----------------------------------------------------------------------------- flask glue
 def init_app(app: Flask) -> None:
     """Open the store the settings select, load it into a :class:`Service`, and keep that in
-    ``app.extensions["roads"]``. Raises :class:`web.config.ConfigError` for bad settings."""
+    ``app.extensions["roads"]``. Raises :class:`web.settings.ConfigError` for bad settings."""
     store = open_store(app.config)
     try:
         service = Service(store, tables=table_configs(app.config.get("ROADS_TABLES")))

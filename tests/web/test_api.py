@@ -214,7 +214,7 @@ def test_service_reads_match_the_api(app, feed):
     assert service.snapshot("T1", 1) is service.snapshot("T1")
     assert [t["id"] for t in service.list_tables()] == ["T1"]
     assert service.lobby_json()[0] == 1
-    from web.errors import NotFound
+    from web.http.errors import NotFound
 
     with pytest.raises(NotFound):
         service.snapshot("T1", 7)

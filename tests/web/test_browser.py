@@ -295,7 +295,7 @@ def test_screenshots_portrait_light_burmese_thai_and_embed(browser, live, auth):
 def test_long_shoe_windows_match_roads_window_for_every_road(browser, live, auth):
     """The page shows the same display window as roads.window (whole columns, newest visible)."""
     from roads.window import bead_plate_window, road_window
-    from web.layout import board_layout
+    from web.render.layout import board_layout
 
     _deal_some(live, auth, "T1", 75, seed=5)
     snap = requests.get(f"{live}/api/tables/T1", timeout=10).json()

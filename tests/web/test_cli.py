@@ -286,7 +286,7 @@ def _winner(player: list[str], banker: list[str]) -> str:
 def test_the_roads_of_a_shoe_are_built_from_its_lines_in_order(feed_file):
     from roads.snapshot import build_snapshot
     from roads.variants import get_variant
-    from web.cli_demo import shoe_roads_from_file
+    from web.cli.commands import shoe_roads_from_file
 
     table, roads, rounds, variant = shoe_roads_from_file(feed_file, 2, None)
     shoe2 = [m for m in lines_of(feed_file) if m["type"] == "round" and m["shoe"] == 2]
@@ -327,7 +327,7 @@ def test_render_reads_result_level_rounds_too(tmp_path):
               "result": {"winner": "T", "player_total": 9, "banker_total": 9, "player_pair": False,
                          "banker_pair": False, "natural": True}}]
     path.write_text("".join(simulator.to_line(m) for m in lines), encoding="utf-8")
-    from web.cli_demo import shoe_roads_from_file
+    from web.cli.commands import shoe_roads_from_file
 
     _, roads, rounds, _ = shoe_roads_from_file(path, 1, None)
     assert rounds == 2
@@ -478,10 +478,10 @@ def test_a_table_id_the_service_would_refuse_exits_2(tmp_path, command, fake_fee
 
 
 def test_replay_waits_the_pace_between_messages_and_not_after_the_last(tmp_path, fake_feed, monkeypatch):
-    import web.cli_demo
+    import web.cli.commands
 
     slept = []
-    monkeypatch.setattr(web.cli_demo.time, "sleep", slept.append)
+    monkeypatch.setattr(web.cli.commands.time, "sleep", slept.append)
     path = small_feed(tmp_path, rounds=2)
     result = run("replay", str(path), "--url", fake_feed.url, "--token", FEED_TOKEN, "--pace", "0.25", "--no-progress")
     assert result.exit_code == 0, result.output

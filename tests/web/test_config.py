@@ -7,16 +7,16 @@ import re
 
 import pytest
 
-import web.config as config
+import web.settings as config
 from conftest import make_app
-from web.config import ConfigError, table_configs
+from web.settings import ConfigError, table_configs
 
 
 def test_every_setting_is_documented_with_its_unit():
     doc = config.__doc__
     for key in config.DEFAULTS:
         m = re.search(rf"``{key}`` \(([^)]+)\)", doc)
-        assert m, f"{key} is not documented in web/config.py"
+        assert m, f"{key} is not documented in web/settings.py"
         assert "default" in m.group(1), key
 
 

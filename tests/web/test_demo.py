@@ -26,7 +26,7 @@ from click.testing import CliRunner
 
 from serving_support import FakeJSONService, free_port
 from web.cli import main
-from web.demo import Demo, DemoTable, Pace, demo_tables, tables_setting
+from web.cli.demo import Demo, DemoTable, Pace, demo_tables, tables_setting
 
 DEADLINE_S = 40.0
 """Upper bound for any wait in the end-to-end test (bounded loops; it normally takes ~6 s)."""
@@ -182,7 +182,7 @@ def test_demo_tables_have_their_own_names_and_presets():
 
 
 def test_tables_setting_is_the_services_roads_tables_shape():
-    from web.config import table_configs
+    from web.settings import table_configs
 
     tables = [DemoTable("t1", "百家乐 8", "seed002"), DemoTable("t2", "Mini", "seed004_mini")]
     assert table_configs(tables_setting(tables)) == {
@@ -285,7 +285,7 @@ class ShoeFeed(FakeJSONService):
 
 
 def test_a_rejected_round_makes_the_table_move_on_to_a_fresh_shoe():
-    from web.demo import FeedClient, SimulatedTable
+    from web.cli.demo import FeedClient, SimulatedTable
 
     feed = ShoeFeed(refuse={3})   # the shoe start and rounds 1-2 pass, round 3 is refused
     stop = threading.Event()
@@ -306,7 +306,7 @@ def test_a_rejected_round_makes_the_table_move_on_to_a_fresh_shoe():
 
 
 def test_a_table_stops_when_the_service_is_gone():
-    from web.demo import FeedClient, SimulatedTable
+    from web.cli.demo import FeedClient, SimulatedTable
 
     stop = threading.Event()
     table = SimulatedTable(DemoTable("t1", "T", "seed000_live"),

@@ -531,7 +531,7 @@ def test_token_is_compared_in_constant_time(client, auth, monkeypatch):
         calls.append((a, b))
         return real(a, b)
 
-    monkeypatch.setattr("web.feed.hmac.compare_digest", spy)
+    monkeypatch.setattr("web.http.feed.hmac.compare_digest", spy)
     assert client.post("/api/tables/T1/shoes", json={"shoe": 1}, headers=auth).status_code == 201
     assert calls == [(b"test-token", b"test-token")]
 
@@ -574,7 +574,7 @@ def test_unknown_urls_and_methods_get_the_json_error_shape(client, auth):
 
 
 def test_store_unavailable_is_503_and_records_nothing(app, feed, client, monkeypatch):
-    from web.store import StoreUnavailable
+    from web.stores import StoreUnavailable
 
     feed.round(1, 1, P1, B1)
     before = state(client)

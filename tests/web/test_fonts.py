@@ -1,7 +1,7 @@
 """Fonts of the PNG renderer: every label in every language is covered (no missing-glyph
 boxes), complex scripts are shaped by raqm, the fallback chain, Chinese table names.
 
-Coverage is checked two independent ways: the fonts' character maps (web.fonts reads
+Coverage is checked two independent ways: the fonts' character maps (web.render.fonts reads
 the cmap table) and FreeType itself: each character rendered alone must not look like
 the font's .notdef glyph (the box FreeType draws for a character the font lacks).
 """
@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageDraw, ImageFont, features
 
-from web import fonts, i18n
+from web import i18n
+from web.render import fonts
 
 LANGS = fonts.LANGUAGES
 
@@ -170,7 +171,7 @@ def test_no_label_character_renders_as_the_missing_glyph_box(lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_cmap_reader_agrees_with_freetype(lang):
-    """web.fonts' cmap reader says "covered" exactly when FreeType draws something else than .notdef."""
+    """web.render.fonts' cmap reader says "covered" exactly when FreeType draws something else than .notdef."""
     face = fonts.primary_face(lang)
     font = _basic(face)
     notdef = _notdef_mask(font)
@@ -203,7 +204,7 @@ def test_a_chinese_table_name_reaches_the_board(tmp_path):
     import io
 
     from web import create_app
-    from web.layout import board_layout
+    from web.render.layout import board_layout
 
     app = create_app({"TESTING": True, "ROADS_FEED_TOKEN": "x", "ROADS_DATA_DIR": str(tmp_path),
                       "ROADS_TABLES": {"T8": {"name": "百家乐贵宾厅"}}})

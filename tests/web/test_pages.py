@@ -1,4 +1,4 @@
-"""HTML pages (web/pages.py): each page carries the same data as its JSON twin, the shared
+"""HTML pages (web/http/pages.py): each page carries the same data as its JSON twin, the shared
 layout geometry and the chosen language's labels; bad options and unknown tables answer
 in the one error shape.
 
@@ -17,7 +17,7 @@ import re
 import pytest
 
 from web import i18n
-from web.layout import board_layout
+from web.render.layout import board_layout
 
 ROUND_B = {"player": ["4S", "KD", "9H"], "banker": ["7C", "JD"]}
 ROUND_P_NATURAL = {"player": ["9C", "KH"], "banker": ["5D", "2S"]}

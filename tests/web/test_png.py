@@ -1,7 +1,7 @@
 """PNG scoreboards (issue 6): structure checks on decoded images, query errors, caching.
 
 No pixel goldens: the tests decode the PNG, locate cells with the shared layout
-(web.layout, the same geometry the HTML board uses) and check the colour at points of
+(web.render.layout, the same geometry the HTML board uses) and check the colour at points of
 each cell that the snapshot says is filled (red Banker, blue Player, green tie slash)
 and at cells it says are empty. Symbols are hollow rings (big road, big eye boy), solid
 discs (bead plate, small road) and slashes (cockroach pig, ties): the sample points are
@@ -16,7 +16,7 @@ import pytest
 from PIL import Image
 
 from roads.window import bead_plate_offset, road_offset
-from web.layout import LayoutError, ROAD_NAMES, board_layout, lobby_layout
+from web.render.layout import LayoutError, ROAD_NAMES, board_layout, lobby_layout
 
 # A hand-made shoe (result notation, domain.md §4): two ties before the first result (shown
 # on the first cell), eight Banker in a row (dragon tail: rows 0-5, then right along row 5),
@@ -338,7 +338,7 @@ def test_etag_and_if_none_match_gives_304(client, auth):
 
 
 def test_each_image_is_rendered_once_per_version(app, client, auth):
-    from web.png import get_cache
+    from web.http.png import get_cache
 
     post_results(client, auth, "T1", "BPB")
     cache = get_cache(app)
@@ -349,7 +349,7 @@ def test_each_image_is_rendered_once_per_version(app, client, auth):
 
 
 def test_a_new_round_invalidates_only_that_tables_images(app, client, auth):
-    from web.png import get_cache
+    from web.http.png import get_cache
 
     post_results(client, auth, "A", "BPB")
     post_results(client, auth, "B", "PPB")
@@ -369,7 +369,7 @@ def test_a_new_round_invalidates_only_that_tables_images(app, client, auth):
 
 
 def test_a_late_older_version_does_not_evict_newer_images():
-    from web.png import PngCache
+    from web.http.png import PngCache
 
     cache = PngCache(10, 10**6)
     cache.note_current("A", 1, 5)
@@ -382,7 +382,7 @@ def test_a_late_older_version_does_not_evict_newer_images():
 
 def test_the_cache_is_bounded(tmp_path):
     from web import create_app
-    from web.png import get_cache
+    from web.http.png import get_cache
 
     app = create_app({"TESTING": True, "ROADS_FEED_TOKEN": "x", "ROADS_DATA_DIR": str(tmp_path),
                       "ROADS_PNG_CACHE_ENTRIES": 3})
@@ -398,7 +398,7 @@ def test_the_cache_is_bounded(tmp_path):
 
 def test_png_settings_come_from_the_environment_and_are_checked(tmp_path, monkeypatch):
     from web import create_app
-    from web.config import ConfigError
+    from web.settings import ConfigError
 
     monkeypatch.setenv("ROADS_PNG_MAX_AGE_S", "7")
     app = create_app({"TESTING": True, "ROADS_FEED_TOKEN": "x", "ROADS_DATA_DIR": str(tmp_path / "a")})
@@ -441,7 +441,7 @@ def test_lobby_with_no_tables(client):
     assert img.size == (1920, 1080)
 
 
-# ------------------------------------------------------------------ layout (web/layout.py)
+# ------------------------------------------------------------------ layout (web/render/layout.py)
 
 SIZES = [(1920, 1080), (1080, 1920), (1280, 720), (3840, 2160), (2160, 3840), (800, 600), (640, 360),
          (1366, 768), (1024, 1024), (3840, 1080), (600, 1400)]
@@ -545,7 +545,8 @@ def test_lobby_layout_places_tiles_without_overlap():
 def test_last_result_reads_like_the_web_page(monkeypatch, lang, width, height):
     """The winner's word (large, its colour), then "Player 8 · Banker 6" with the catalogue words
     in each side's colour and the totals, then the marks: the words web/i18n gives, inside the panel."""
-    from web import i18n, render
+    from web import i18n
+    from web.render import board as render
 
     snap = {"table": "T1", "name": "T1", "shoe": 1, "round": 1, "bead_plate": [], "big_road": {}, "last": {
         "round": 1, "winner": "P", "player_total": 8, "banker_total": 6,

@@ -20,10 +20,10 @@ from conftest import Feed, dealt_rounds, make_app
 from redis_support import SHARED_REDIS_URL, PrivateRedis, shared_prefix
 from serving_support import free_port
 from web import cli
-from web.config import ConfigError
-from web.redis_store import RedisStore, StoreDiverged
+from web.settings import ConfigError
+from web.stores.redis import RedisStore, StoreDiverged
 from web.service import get_service
-from web.store import Event, SeqTaken, Store, StoreError, StoreUnavailable, open_store
+from web.stores import Event, SeqTaken, Store, StoreError, StoreUnavailable, open_store
 
 P1, B1 = ["4S", "KD", "9H"], ["7C", "JD"]  # Banker 7-3: player 4 draws 9 -> 3, banker stands on 7
 P2, B2 = ["9C", "KH"], ["5D", "2S"]  # Player natural 9 beats 7

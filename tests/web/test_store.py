@@ -10,7 +10,7 @@ import pytest
 
 from conftest import FEED_TOKEN, Feed
 from web.service import Service
-from web.store import Event, SeqTaken, SqliteStore, Store, StoreError, StoreUnavailable, open_store
+from web.stores import Event, SeqTaken, SqliteStore, Store, StoreError, StoreUnavailable, open_store
 
 P1, B1 = ["4S", "KD", "9H"], ["7C", "JD"]  # B 7-3
 P2, B2 = ["9C", "KH"], ["5D", "2S"]  # P 9-7
@@ -90,7 +90,7 @@ def test_open_store_picks_sqlite_by_default_and_refuses_redis_without_its_module
     s.close()
     import sys
 
-    monkeypatch.setitem(sys.modules, "web.redis_store", None)  # import fails
+    monkeypatch.setitem(sys.modules, "web.stores.redis", None)  # import fails
     with pytest.raises(StoreError, match="ROADS_REDIS_URL"):
         open_store({"ROADS_DATA_DIR": str(tmp_path), "ROADS_REDIS_URL": "redis://127.0.0.1:6379/0"})
 
@@ -127,7 +127,9 @@ class SharedStore(Store):
 def shared(tmp_path):
     from flask import Flask
 
-    from web import api, errors, feed
+    from web.http import api
+    from web.http import errors
+    from web.http import feed
 
     store = SharedStore(SqliteStore.in_dir(tmp_path))
     service = Service(store)

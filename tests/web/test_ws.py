@@ -1,4 +1,4 @@
-"""WebSocket push (web/ws.py): full snapshot on connect, every newer version after it,
+"""WebSocket push (web/http/ws.py): full snapshot on connect, every newer version after it,
 latest-only for slow clients, keepalives, errors in the one error shape.
 
 A real threaded Werkzeug server on 127.0.0.1 serves the test app; rounds go through the
@@ -20,7 +20,7 @@ from conftest import make_app
 from serving_support import recv_snapshot, serve_app
 from web.hub import Hub, Message
 from web.service import get_service
-from web.ws import CLOSE_UNKNOWN_TABLE, MAX_CLIENT_FRAMES, POLL_S, FrameCache, SerialSocket, Subscriber, stream, text_frame
+from web.http.ws import CLOSE_UNKNOWN_TABLE, MAX_CLIENT_FRAMES, POLL_S, FrameCache, SerialSocket, Subscriber, stream, text_frame
 
 ROUND_B = {"player": ["4S", "KD", "9H"], "banker": ["7C", "JD"]}  # Banker 7-3 (P 4+0 draws 9 -> 3)
 ROUND_P_NATURAL = {"player": ["9C", "KH"], "banker": ["5D", "2S"]}  # Player natural 9 beats 7
@@ -466,7 +466,7 @@ def test_fanout_thread_ends_after_the_last_viewer_leaves(app, server, client, au
 
 def test_settings_come_from_the_environment_and_bad_ones_are_refused(tmp_path, monkeypatch):
     from web import create_app
-    from web.config import ConfigError
+    from web.settings import ConfigError
 
     base = {"TESTING": True, "ROADS_FEED_TOKEN": "t"}
     monkeypatch.setenv("ROADS_WS_KEEPALIVE_S", "7.5")

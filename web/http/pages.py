@@ -1,7 +1,7 @@
 """HTML scoreboards: table board, embeddable widget, lobby wall and past shoes (issue 5).
 
 Every page is built from the same data as its JSON twin (linked from the page): the view
-puts the service's snapshot (or lobby list), the pixel geometry from :mod:`web.layout` and
+puts the service's snapshot (or lobby list), the pixel geometry from :mod:`web.render.layout` and
 the label catalogue of :mod:`web.i18n` into the page as JSON, and ``static/js/roads.js``
 draws the roads as SVG from them. The geometry is the one the PNG renderer uses, so HTML
 and PNG put every cell in the same place.
@@ -23,7 +23,7 @@ all five), ``w`` and ``h`` (the widget's design size in pixels, default 800x450:
 scales to the iframe, ``w``/``h`` set its proportions and how many cells fit).
 
 Errors: an unknown table or shoe is a 404 and a bad option a 400 (code ``bad_parameter``,
-:mod:`web.query`), in the one error shape of :mod:`web.errors` (a small HTML page for
+:mod:`web.http.query`), in the one error shape of :mod:`web.http.errors` (a small HTML page for
 browsers). An unsupported ``lang`` is not an error here: the page falls back as
 :func:`web.i18n.pick_language` says (the PNG routes refuse it).
 """
@@ -36,9 +36,9 @@ from urllib.parse import urlsplit
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 
 from web import i18n
-from web.errors import BadRequest
-from web.layout import LayoutError, board_layout
-from web.query import BAD_PARAMETER, bad_parameter, choice_arg, int_arg
+from web.http.errors import BadRequest
+from web.render.layout import LayoutError, board_layout
+from web.http.query import BAD_PARAMETER, bad_parameter, choice_arg, int_arg
 from web.service import get_service
 
 bp = Blueprint("pages", __name__)
@@ -53,7 +53,7 @@ TILE_SIZE: tuple[int, int] = (480, 270)
 """Design size (px) of a lobby tile (16:9); tiles scale to the space the wall gives them."""
 
 TILE_SIZES: tuple[tuple[int, int], ...] = (TILE_SIZE, (480, 240), (480, 200))
-"""Tile shapes the lobby chooses from (16:9, 2:1, 2.4:1, as ``web.layout.lobby_layout`` allows):
+"""Tile shapes the lobby chooses from (16:9, 2:1, 2.4:1, as ``web.render.layout.lobby_layout`` allows):
 the wall takes the one that best fills the space each table gets (wider tiles show more columns)."""
 
 EMBED_DEFAULT_SIZE: tuple[int, int] = (800, 450)
@@ -70,7 +70,7 @@ def _theme(default: str) -> str:
 
 def _layout(width: int, height: int, *, kind: str, roads: Any = None, columns: int | None = None,
             size_fields: tuple[str, str] = ("w", "h")) -> dict[str, Any]:
-    """:func:`web.layout.board_layout`, with its :class:`LayoutError` as a 400 naming our query field."""
+    """:func:`web.render.layout.board_layout`, with its :class:`LayoutError` as a 400 naming our query field."""
     try:
         return board_layout(width, height, kind=kind, roads=roads, columns=columns)
     except LayoutError as e:
@@ -204,7 +204,7 @@ def _png_url(table_id: str, shoe: int | None) -> str:
 def embed(table_id: str) -> str:
     """Compact live widget for an ``<iframe>``.
 
-    Query: ``roads`` (comma-separated names of :data:`web.layout.ROAD_NAMES`; default all),
+    Query: ``roads`` (comma-separated names of :data:`web.render.layout.ROAD_NAMES`; default all),
     ``cols``, ``w``/``h`` (design size px, default 800x450), ``theme`` (default light), ``lang``.
     404 for an unknown table; 400 naming the option for a bad one.
     """

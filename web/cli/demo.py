@@ -30,7 +30,7 @@ from urllib3.util.retry import Retry
 from roads import simulator
 from roads.variants import PRESETS
 from web import create_app
-from web.serving import make_threaded_server
+from web.cli.serving import make_threaded_server
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """The Redis store: every process of a deployment shares one event log in Redis (issue 8).
 
-Selected by ``ROADS_REDIS_URL`` (:func:`web.store.open_store`); implements :class:`web.store.Store`,
+Selected by ``ROADS_REDIS_URL`` (:func:`web.stores.open_store`); implements :class:`web.stores.Store`,
 so the service is the same with SQLite or Redis. The Redis log is the source of truth: a
 process keeps only what it rebuilt from the log, and a new or restarted process rebuilds
 every table from it, version for version (architecture.md).
@@ -9,7 +9,7 @@ Keys (``P`` = ``ROADS_REDIS_PREFIX``, default ``"roads:"``; table ids are slugs 
 
 ``P + "t:<table>:events"`` (stream)
     The table's events, entry id ``"<seq>-0"`` so entries are addressed by ``seq``; fields
-    ``e`` (the event as JSON, :meth:`web.store.Event.to_json`) and ``w`` (the write token
+    ``e`` (the event as JSON, :meth:`web.stores.Event.to_json`) and ``w`` (the write token
     of the append that stored it). Never trimmed: this is the round log.
 ``P + "t:<table>:rounds"`` (hash)
     ``"<shoe>:<round>"`` -> ``seq`` of the ``"round"`` event that recorded that round.
@@ -24,7 +24,7 @@ Writes: :meth:`RedisStore.append` runs one Lua script (:data:`APPEND_SCRIPT`; Re
 script atomically), which stores the event only when ``seq`` is the table's head + 1 and, for a
 round, when ``(shoe, round)`` has no round yet; so two processes appending at once, the
 same round or two rounds under one number, end with exactly one stored event, and the
-other gets :class:`web.store.SeqTaken` (the service then catches up with
+other gets :class:`web.stores.SeqTaken` (the service then catches up with
 :meth:`RedisStore.events_after`, validates again: an identical round is a no-op success,
 a different one a 409). A lost reply (Redis reached, connection dropped before the answer)
 is retried with the same write token, and a retry that finds its own token stored counts as
@@ -33,7 +33,7 @@ success, so a retried append is never stored twice.
 Following: :meth:`RedisStore.start` runs a daemon thread that ``XREAD``\\ s the log and hands
 each event to the service (events this process wrote come back too; the service ignores
 versions it already has). When Redis is unreachable, appends raise
-:class:`web.store.StoreUnavailable` (the service answers 503; nothing is acknowledged),
+:class:`web.stores.StoreUnavailable` (the service answers 503; nothing is acknowledged),
 reads keep serving the last state in memory, and the thread retries with exponential
 backoff (:data:`BACKOFF_MIN_S` .. :data:`BACKOFF_MAX_S`), then catches up by itself: it
 compares every table's head with what it has delivered and delivers the missing events.
@@ -44,7 +44,7 @@ crash of Redis itself is Redis's persistence setting: run it with ``appendonly y
 A Redis that lost events a process has applied (restarted without persistence) is detected
 on the next write of that table and refused with :class:`StoreDiverged` (503).
 
-Settings (``app.config``, else the environment; also listed in :mod:`web.config`):
+Settings (``app.config``, else the environment; also listed in :mod:`web.settings`):
 
 ``ROADS_REDIS_URL`` (``redis://[user:password@]host:port/db``, ``rediss://`` or ``unix://``)
     The Redis server; set = this store instead of SQLite.
@@ -71,8 +71,8 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from web.config import ConfigError
-from web.store import Event, SeqTaken, Store, StoreUnavailable
+from web.settings import ConfigError
+from web.stores import Event, SeqTaken, Store, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -175,7 +175,7 @@ class RedisStore(Store):
 
     ``url``: ``ROADS_REDIS_URL``. ``config``: settings (``app.config``); ``ROADS_REDIS_PREFIX``
     and ``ROADS_REDIS_TIMEOUT_S`` are read from it, else from the environment. Connects
-    lazily: construction does no I/O. Raises :class:`web.config.ConfigError` for a URL redis-py
+    lazily: construction does no I/O. Raises :class:`web.settings.ConfigError` for a URL redis-py
     cannot parse, an empty or spaced prefix, or a timeout that is not a positive number.
     """
 

@@ -25,7 +25,7 @@ and ``roads serve --host/--port/--data`` override the three they name):
     id, ``variant`` to :data:`roads.variants.DEFAULT_VARIANT_ID`. Tables not listed are created
     by their first round with those defaults.
 ``ROADS_REDIS_URL`` (``redis://[user:password@]host:port/db`` URL, default unset)
-    Set: every process keeps its tables in that Redis (:mod:`web.redis_store`, issue 8), so
+    Set: every process keeps its tables in that Redis (:mod:`web.stores.redis`, issue 8), so
     several processes and hosts serve the same tables; unset = the embedded SQLite store.
     Deployment: ``docs/deploy.md``.
 ``ROADS_REDIS_PREFIX`` (text without spaces, default ``roads:``)
@@ -33,8 +33,8 @@ and ``roads serve --host/--port/--data`` override the three they name):
 ``ROADS_REDIS_TIMEOUT_S`` (seconds, default ``2.0``)
     Redis connect and command timeout; a write gives up with 503 after about twice this.
 
-The PNG cache settings are documented in :mod:`web.png`, the WebSocket ones in :mod:`web.ws`
-and the extra font folder in :mod:`web.fonts`; docs/api.md lists every setting in one table.
+The PNG cache settings are documented in :mod:`web.http.png`, the WebSocket ones in :mod:`web.http.ws`
+and the extra font folder in :mod:`web.render.fonts`; docs/api.md lists every setting in one table.
 """
 
 from __future__ import annotations

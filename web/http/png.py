@@ -34,12 +34,12 @@ from typing import Any, Callable, Hashable
 
 from flask import Blueprint, Response, current_app, request
 
-from web import layout as layout_mod
-from web import render
-from web.config import number_setting
-from web.errors import BadRequest, NotFound
+from web.render import layout as layout_mod
+from web.render import board as render
+from web.settings import number_setting
+from web.http.errors import BadRequest, NotFound
 from web.i18n import LANGUAGES, normalize_language, pick_language
-from web.query import BAD_PARAMETER, bad_parameter, choice_arg, int_arg
+from web.http.query import BAD_PARAMETER, bad_parameter, choice_arg, int_arg
 from web.service import get_service
 
 bp = Blueprint("png", __name__)
@@ -156,8 +156,8 @@ class PngCache:
 
 @bp.record_once
 def _setup(state) -> None:
-    """Fill this module's settings on the app (:func:`web.config.number_setting`; raises
-    :class:`web.config.ConfigError`) and give it its :class:`PngCache`."""
+    """Fill this module's settings on the app (:func:`web.settings.number_setting`; raises
+    :class:`web.settings.ConfigError`) and give it its :class:`PngCache`."""
     app = state.app
     for key, default in DEFAULTS.items():
         number_setting(app.config, key, default, low=_MINIMUM[key])

@@ -59,8 +59,8 @@ from flask import Blueprint, Flask, current_app
 from flask_sock import Sock
 from simple_websocket import ConnectionClosed
 
-from web.config import number_setting
-from web.errors import ApiError
+from web.settings import number_setting
+from web.http.errors import ApiError
 from web.hub import Hub, Message
 from web.service import get_service
 
@@ -154,7 +154,7 @@ def keepalive_frame(topic: str, version: int) -> str:
 
 
 def error_frame(err: ApiError) -> str:
-    """``{"type":"error","error":{...}}`` in the one error shape of :mod:`web.errors`."""
+    """``{"type":"error","error":{...}}`` in the one error shape of :mod:`web.http.errors`."""
     return json.dumps({"type": "error", **err.to_json()}, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -466,7 +466,7 @@ def init_app(app: Flask) -> None:
     """Register the WebSocket routes, and fill this module's settings on ``app``.
 
     Each setting comes from ``app.config`` if set there, else from the environment, else its
-    default. Raises :class:`web.config.ConfigError` naming the setting for a value that is
+    default. Raises :class:`web.settings.ConfigError` naming the setting for a value that is
     not a number or is out of range.
     """
     for key, default, low, high in _SETTINGS:

@@ -1,9 +1,9 @@
 """The table feed: authenticated JSON writes of rounds, shoes, voids and corrections (issue 4).
 
-Every view is thin: check the token, parse the body (:mod:`web.schemas`), call the
+Every view is thin: check the token, parse the body (:mod:`web.http.schemas`), call the
 :class:`web.service.Service`, map the outcome to a status. Statuses: 201 for a write that
 changed the record, 200 for a repeat that changed nothing (feeds retry; the body says
-``"status": "unchanged"``), 4xx with the error shape of :mod:`web.errors` for anything
+``"status": "unchanged"``), 4xx with the error shape of :mod:`web.http.errors` for anything
 refused (nothing is stored then), 503 when the store cannot take writes.
 
 Routes (all under ``/api``, all need ``Authorization: Bearer <ROADS_FEED_TOKEN>``):
@@ -20,8 +20,8 @@ import hmac
 
 from flask import Blueprint, Response, current_app, request
 
-from web import schemas
-from web.errors import Unauthorized
+from web.http import schemas
+from web.http.errors import Unauthorized
 from web.service import Ack, encode, get_service
 
 bp = Blueprint("feed", __name__, url_prefix="/api")

@@ -1,4 +1,4 @@
-"""Pillow rendering of scoreboards from a snapshot dict (issue 3 shape) and a layout (web.layout).
+"""Pillow rendering of scoreboards from a snapshot dict (issue 3 shape) and a layout (web.render.layout).
 
 Pure functions from data to an image, keyword-only options, module-level palettes (the
 python-chess ``svg`` module is the model): :func:`render_board`, :func:`render_road`,
@@ -16,8 +16,8 @@ Symbols (docs/domain.md §4; colours Banker red, Player blue, Tie green):
 
 Anti-aliasing: each symbol is drawn once per size as a coverage mask at 4x and
 box-reduced (cached), then pasted in its colour; text is FreeType-anti-aliased and
-shaped by raqm (web.fonts). Grid lines are 1 px on cell boundaries (cells are whole
-pixels, see web.layout), so lines stay crisp at every size. The static frame of a board
+shaped by raqm (web.render.fonts). Grid lines are 1 px on cell boundaries (cells are whole
+pixels, see web.render.layout), so lines stay crisp at every size. The static frame of a board
 (panels, grid lines, titles) depends only on size, options, theme and language and is
 cached separately from the symbols.
 """
@@ -34,8 +34,9 @@ from typing import Any, Mapping, Sequence
 from PIL import Image, ImageDraw
 
 from roads.window import bead_plate_offset, road_offset
-from web import fonts, i18n
-from web.layout import DERIVED_ROADS, ROAD_NAMES, board_layout, lobby_layout
+from web import i18n
+from web.render import fonts
+from web.render.layout import DERIVED_ROADS, ROAD_NAMES, board_layout, lobby_layout
 
 SUPERSAMPLE = 4
 """Symbols are drawn at this multiple of their final size, then box-reduced."""
@@ -474,7 +475,7 @@ def _stack(d: ImageDraw.ImageDraw, x: float, top: float, height: float, width: f
            lines: Sequence[tuple[str, int, str, RGB]], lang: str, align: str = "r") -> None:
     """Draw ``lines`` (text, size px, weight, colour) stacked in a box of ``height`` px.
 
-    Line boxes come from the fonts' own ascent/descent (:func:`web.fonts.font_metrics`),
+    Line boxes come from the fonts' own ascent/descent (:func:`web.render.fonts.font_metrics`),
     so tall scripts (Burmese, Thai marks) never collide; when the lines do not fit, every
     size shrinks by the same factor. Free space is shared evenly between the lines.
     """
@@ -988,8 +989,8 @@ def render_board(snapshot: Mapping[str, Any], *, width: int = 1920, height: int 
     """Draw a table's scoreboard from ``snapshot`` (issue 3 shape; ``name`` optional) as an RGB image.
 
     ``width``/``height`` in px, ``kind``/``roads``/``columns`` as in
-    :func:`web.layout.board_layout`; ``theme`` one of :data:`THEMES`; ``lang`` one of
-    ``web.fonts.LANGUAGES``. Raises :class:`web.layout.LayoutError` or :class:`RenderError`
+    :func:`web.render.layout.board_layout`; ``theme`` one of :data:`THEMES`; ``lang`` one of
+    ``web.render.fonts.LANGUAGES``. Raises :class:`web.render.layout.LayoutError` or :class:`RenderError`
     naming the offending option.
     """
     th, lang = check_options(theme=theme, lang=lang)
@@ -1028,7 +1029,7 @@ def render_board(snapshot: Mapping[str, Any], *, width: int = 1920, height: int 
 
 def render_road(snapshot: Mapping[str, Any], road: str, *, width: int = 1200, height: int = 300,
                 columns: int | None = None, theme: str = DEFAULT_THEME, lang: str = "en") -> Image.Image:
-    """One road (``web.layout.ROAD_NAMES``) filling the image, full cells, newest columns visible."""
+    """One road (``web.render.layout.ROAD_NAMES``) filling the image, full cells, newest columns visible."""
     if road not in ROAD_NAMES:
         raise RenderError("road", f"unknown road {road!r}; expected one of {', '.join(ROAD_NAMES)}")
     return render_board(snapshot, width=width, height=height, kind="embed", roads=(road,), columns=columns,

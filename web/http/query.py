@@ -1,6 +1,6 @@
 """Query options shared by the HTML pages and the PNG routes, refused in one way.
 
-A bad value is a :class:`web.errors.BadRequest` (400) with code ``bad_parameter`` and
+A bad value is a :class:`web.http.errors.BadRequest` (400) with code ``bad_parameter`` and
 ``field`` = the name of the query option, whichever route it came to: ``/tables/T1?theme=x``
 and ``/tables/T1/board.png?theme=x`` answer alike. An integer option that is absent or
 empty (``?cols=``) takes its default.
@@ -12,7 +12,7 @@ from typing import Sequence
 
 from flask import request
 
-from web.errors import BadRequest
+from web.http.errors import BadRequest
 
 BAD_PARAMETER = "bad_parameter"
 """The error ``code`` of a bad query option."""
@@ -49,7 +49,7 @@ def choice_arg(name: str, choices: Sequence[str], default: str, *, blank_is_defa
 
 
 def bad_parameter(err: ValueError, field: str | None = None) -> BadRequest:
-    """The 400 for a :class:`web.layout.LayoutError` or :class:`web.render.RenderError` (both
+    """The 400 for a :class:`web.render.layout.LayoutError` or :class:`web.render.RenderError` (both
     carry the offending option in ``field``); ``field`` overrides it where the query option
     has another name than the layout's parameter."""
     return BadRequest(str(err), field=field or getattr(err, "field", None), code=BAD_PARAMETER)

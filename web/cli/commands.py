@@ -147,8 +147,8 @@ def simulate(shoes: int, seed: str, out: Path, table: str, decks: int | None, fi
 
 
 def _check_table_id(table: str | None, hint: str) -> None:
-    """Refuse (exit 2) a table id the service would refuse (web.config.TABLE_ID_RE)."""
-    from web.config import TABLE_ID_RE
+    """Refuse (exit 2) a table id the service would refuse (web.settings.TABLE_ID_RE)."""
+    from web.settings import TABLE_ID_RE
 
     if table is not None and not TABLE_ID_RE.match(table):
         raise click.BadParameter(f"table id {table!r} is not a slug of 1-32 letters, digits, '_' or '-'",
@@ -193,7 +193,7 @@ def replay(file: Path, url: str, token: str, pace: float, table: str | None, ret
     that fails to arrive is sent again (the feed is idempotent: a round already stored is
     a no-op success), so replaying a file twice changes nothing.
     """
-    from web.demo import FeedClient, FeedClientError
+    from web.cli.demo import FeedClient, FeedClientError
 
     _check_table_id(table, "'--table'")
     messages = _read_messages(file)
@@ -293,7 +293,7 @@ def render(file: Path, shoe: int, out: Path, table: str | None, variant: str | N
     """Draw one shoe of a feed FILE as a scoreboard PNG, offline (no server).
 
     The roads are built by the same domain code as the service (ShoeRoads and the
-    snapshot) and drawn by the service's PNG renderer (web/render.py). The PNG is written
+    snapshot) and drawn by the service's PNG renderer (web/render/board.py). The PNG is written
     to a temporary name and renamed, so it is never half-written.
     """
     from roads.snapshot import build_snapshot
@@ -328,8 +328,8 @@ def render(file: Path, shoe: int, out: Path, table: str | None, variant: str | N
 
 
 def _render_png(snapshot: dict[str, Any], *, width: int, height: int, lang: str, theme: str) -> bytes:
-    """PNG bytes of a full board for ``snapshot`` (web.render); bad options exit 2 naming them."""
-    from web import render as renderer
+    """PNG bytes of a full board for ``snapshot`` (web.render.board); bad options exit 2 naming them."""
+    from web.render import board as renderer
 
     try:
         image = renderer.render_board(snapshot, width=width, height=height, lang=lang, theme=theme)
@@ -367,7 +367,7 @@ def demo(port: int, tables: int, data: Path | None, fast: bool, pace: float | No
     """
     import logging
 
-    from web.demo import Demo, Pace
+    from web.cli.demo import Demo, Pace
 
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("werkzeug").setLevel(logging.INFO if verbose else logging.WARNING)

@@ -6,7 +6,7 @@ by :meth:`roads.cards.Card.parse` and kept in canonical form (``"10d"`` -> ``"TD
 
 :func:`load_json` turns the raw body into a JSON object, then :func:`parse_round`,
 :func:`parse_correction` or :func:`validate` into a model; each raises
-:class:`web.errors.BadRequest` whose ``field`` is the path of the offending field
+:class:`web.http.errors.BadRequest` whose ``field`` is the path of the offending field
 (``"player[2]"``, ``"result.winner"``).
 The rules of the game (tableau, totals, card copies) are checked by :mod:`web.service`,
 not here.
@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, WithJsonSchema
 
 from roads.cards import Card
-from web.errors import BadRequest
+from web.http.errors import BadRequest
 
 MAX_ROUND = 999
 """Highest round number accepted: an 8-deck shoe (416 cards, 4-6 per round) has at most 104."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, request
 
-from web.openapi import document
+from web.http.openapi import document
 from web.service import encode, get_service
 
 bp = Blueprint("api", __name__, url_prefix="/api")

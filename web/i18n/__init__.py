@@ -29,7 +29,7 @@ LANGUAGES: tuple[str, ...] = ("en", "zh", "th", "my", "lo")
 
 DEFAULT_LANGUAGE = "en"
 
-CATALOGUE_DIR = Path(__file__).resolve().parent / "i18n"
+CATALOGUE_DIR = Path(__file__).resolve().parent
 """Folder of the ``<lang>.json`` catalogues."""
 
 _LANGUAGE_ALIASES = {

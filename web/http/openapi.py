@@ -1,6 +1,6 @@
 """The OpenAPI 3.1 document of the JSON API (served at ``GET /api/openapi.json``).
 
-Request bodies come from the pydantic models of :mod:`web.schemas` (so the document and the
+Request bodies come from the pydantic models of :mod:`web.http.schemas` (so the document and the
 validation cannot drift), the snapshot from ``roads/schema/snapshot.schema.json`` when it is
 present, the rest is written here. ``tests/web/test_openapi.py`` checks that every ``/api``
 route of the app is documented with its methods and parameters, and nothing else is.
@@ -15,9 +15,9 @@ from typing import Any
 
 from pydantic.json_schema import models_json_schema
 
-from web import schemas
+from web.http import schemas
 
-SNAPSHOT_SCHEMA = Path(__file__).resolve().parent.parent / "roads" / "schema" / "snapshot.schema.json"
+SNAPSHOT_SCHEMA = Path(__file__).resolve().parents[2] / "roads" / "schema" / "snapshot.schema.json"
 """The road helper's JSON Schema of a snapshot, embedded as ``components.schemas.Snapshot``."""
 
 REF = "#/components/schemas/"

@@ -1,8 +1,8 @@
 """The ``roads`` command line (click, as Flask ships it).
 
 ``roads serve`` runs the service (this module); ``demo``, ``simulate``, ``replay`` and
-``render`` (issue 7) live in :mod:`web.cli_demo`. Every setting is described in
-:mod:`web.config`.
+``render`` (issue 7) live in :mod:`web.cli.commands`. Every setting is described in
+:mod:`web.settings`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sys
 
 import click
 
-from web.cli_demo import register as _register_demo_commands
+from web.cli.commands import register as _register_demo_commands
 
 
 class SettingsError(click.ClickException):
@@ -45,9 +45,9 @@ def serve(host: str | None, port: int | None, data: str | None) -> None:
     ROADS_FEED_TOKEN a random feed token is made for this run and printed.
     """
     from web import create_app
-    from web.config import ConfigError
-    from web.serving import make_threaded_server
-    from web.store import StoreError
+    from web.settings import ConfigError
+    from web.cli.serving import make_threaded_server
+    from web.stores import StoreError
 
     overrides: dict[str, object] = {}
     if host is not None:
