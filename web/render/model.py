@@ -132,9 +132,11 @@ def _roads(snapshot: Mapping[str, Any], regions: Mapping[str, Mapping[str, int]]
         r = regions.get(name)
         if r is None:
             continue
+        # text in a bead smaller than the board's smallest text is left out (colour only), not shrunk
+        content = opts.bead if r["cell"] * GEOMETRY["letter"]["one"] >= opts.min_text else "colour"
         out.append({"id": name, "x": r["x"], "y": r["y"], "w": r["w"], "h": r["h"], "cols": r["cols"],
                     "rows": r["rows"], "cell": r["cell"],
-                    "cells": cells_mod.road_cells(name, snapshot, r, content=opts.bead, letters=letters)})
+                    "cells": cells_mod.road_cells(name, snapshot, r, content=content, letters=letters)})
     return out
 
 
@@ -248,6 +250,7 @@ def board_model(snapshot: Mapping[str, Any], opts: BoardOptions, *, last_at: str
                                 size=banner_px))
     model["panels"] = ps
     model["offline"] = {"text": label("ui.offline_since", lang, time="{time}"), "size": banner_px}
+    model["min_text"] = min_px
     model["glyphs"] = glyphs(model, lang)
     return model
 
@@ -262,7 +265,7 @@ def glyphs(model: Mapping[str, Any], lang: str) -> dict[str, list[float]]:
         for c in cells:
             if c.get("t"):
                 wanted[str(c["t"])] = GEOMETRY["letter"]["one" if len(str(c["t"])) == 1 else "two"]
-            if c.get("ties", 0) > 1:
+            if c.get("ties", 0) > 1 and c["s"] * GEOMETRY["count"]["size"] >= model.get("min_text", 0):
                 wanted[str(c["ties"])] = GEOMETRY["count"]["size"]
 
     for r in model.get("roads", []):

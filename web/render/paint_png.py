@@ -128,8 +128,8 @@ def _cell_layers(cell: Mapping[str, Any], pal: Mapping[str, RGB], glyphs: Mappin
     for key, shape, cname in (("bp", "bp", "banker"), ("pp", "pp", "player"), ("nat", "nat", "natural")):
         if cell.get(key):
             layers += [(halo, shape + "_halo"), (pal[cname], shape)]
-    if (cell.get("ties") or 0) > 1:
-        frac, base = glyphs.get(str(cell["ties"]), (GEOMETRY["count"]["size"], 0.16))
+    if (cell.get("ties") or 0) > 1 and str(cell["ties"]) in glyphs:  # no glyph: too small to read, left out
+        frac, base = glyphs[str(cell["ties"])]
         layers.append((pal["text"], ("text", str(cell["ties"]), float(frac), float(base), "en")))
     if cell.get("n"):
         layers.append((pal["newest"], "newest"))

@@ -66,7 +66,7 @@ def side_bet_lines(side_bets: Sequence[Mapping[str, Any]], lang: str, *, short: 
         parts = _bet_names(bets, lang)
         names = f"{parts[0]} +{len(parts) - 1}" if short and len(parts) > 1 else ", ".join(parts)
         if state == "closes":
-            t = label("side.close_at", lang, bets=names, limit=limit, n=left)
+            t = label("side.tile_close" if short else "side.close_at", lang, bets=names, limit=limit, n=left)
         elif state == "open":
             t = label("side.open_all", lang, bets=names)
         else:

@@ -90,7 +90,7 @@ def tile_model(snapshot: Mapping[str, Any], opts: Any, *, last_at: str | None = 
     """The model of one lobby tile (kind ``"tile"``; keys as :func:`web.render.model.board_model`,
     plus ``"hl"``: the table has a good road this screen highlights). ``opts.extra["screen"]``
     true: sizes for distance."""
-    from web.render.model import MODEL_VERSION, _has_rounds, _letters, glyphs, venue_time
+    from web.render.model import MODEL_VERSION, _has_rounds, _roads, glyphs, venue_time
 
     screen = bool(opts.extra.get("screen"))
     lang, min_px = opts.lang, opts.min_text
@@ -106,7 +106,8 @@ def tile_model(snapshot: Mapping[str, Any], opts: Any, *, last_at: str | None = 
     if last is not None:
         w = str(last.get("winner"))
         word = label("winner." + w, lang)
-        parts = [(word + " ", cells_mod.WINNER_COLOURS.get(w, "text"))] + panels.result_parts(last, lang, short=True)
+        parts = [(word + "  ", cells_mod.WINNER_COLOURS.get(w, "text")), (str(last.get("player_total")), "player"),
+                 (" · ", "muted"), (str(last.get("banker_total")), "banker")]
         rs = big
         res_w = sum(panels.prims.width(t, rs, lang) for t, _ in parts)
         res_items = panels.runs(parts, l1["x"] + l1["w"], l1["y"] + l1["h"] / 2, rs, lang, anchor="r")
@@ -118,25 +119,18 @@ def tile_model(snapshot: Mapping[str, Any], opts: Any, *, last_at: str | None = 
     sub = "  ·  ".join(x for x in (label("ui.shoe_n", lang, n=snapshot.get("shoe")) if snapshot.get("shoe") is not None
                                    else "", label("ui.round_n", lang, n=snapshot.get("round"))
                                    if snapshot.get("round") is not None else "") if x)
-    items = []
     tw = 0.0
-    if when:
+    if when:  # the time of the last result, venue time zone (its own panel: smaller text)
         tt, ts = fit(when, l2["w"] * 0.35, small, lang, weight="r", min_size=min_px)
         tw = panels.prims.width(tt, ts, lang, "r")
-        items.append(text(tt, l2["x"] + l2["w"], l2["y"] + l2["h"] / 2, ts, "muted", lang=lang, weight="r", anchor="r"))
+        ps.append(panel("time", {**l2, "x": l2["x"] + l2["w"] - round(tw), "w": round(tw)}, None,
+                        [text(tt, l2["x"] + l2["w"], l2["y"] + l2["h"] / 2, ts, "muted", lang=lang, weight="r",
+                              anchor="r")]))
     st, ss = fit(sub, l2["w"] - tw - g["pad"], big, lang, min_size=big)
-    items.insert(0, text(st, l2["x"], l2["y"] + l2["h"] / 2, ss, "muted", lang=lang))
-    ps.append(panel("line2", l2, None, items))
+    ps.insert(len(ps) - (1 if when else 0), panel("line2", l2, None,
+                                                   [text(st, l2["x"], l2["y"] + l2["h"] / 2, ss, "muted", lang=lang)]))
     # roads
-    letters = _letters(lang)
-    roads = []
-    for rname in layout.ROAD_NAMES:
-        r = regs.get(rname)
-        if r is None:
-            continue
-        roads.append({"id": rname, "x": r["x"], "y": r["y"], "w": r["w"], "h": r["h"], "cols": r["cols"],
-                      "rows": r["rows"], "cell": r["cell"],
-                      "cells": cells_mod.road_cells(rname, snapshot, r, content=opts.bead, letters=letters)})
+    roads = _roads(snapshot, regs, opts)
     if not _has_rounds(snapshot):
         br = regs["big_road"]
         t, s = fit(label("ui.no_rounds_yet", lang), br["w"] * 0.9, small, lang, weight="r", min_size=min_px)
@@ -163,6 +157,7 @@ def tile_model(snapshot: Mapping[str, Any], opts: Any, *, last_at: str | None = 
         "panels": ps, "roads": roads, "hl": bool(names),
         "offline": {"text": label("ui.offline_since", lang, time="{time}"), "size": banner_px},
     }
+    out["min_text"] = min_px
     out["glyphs"] = glyphs(out, lang)
     return out
 
