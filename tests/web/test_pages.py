@@ -142,10 +142,11 @@ def test_table_page_shows_an_embed_snippet_for_its_widget(client, table_t1):
 
 
 def test_table_page_opens_shoes_and_embed_snippet_as_overlays_from_its_link_bar(client, table_t1):
-    """The page is one screen (board + link bar); the shoe list and the snippet open over it."""
+    """The page is one screen (board + link bar); the snippet opens over it, the shoes link
+    leads to the table's shoes page (web/http/shoes_pages.py)."""
     resp = client.get("/tables/T1")
     html = resp.get_data(as_text=True)
-    assert links(resp, "shoes") == ["#shoes"]
+    assert links(resp, "shoes") == ["/tables/T1/shoes"]
     assert links(resp, "embed") == ["#embed"]
     assert '<section class="more-box" id="shoes"' in html and '<section class="more-box" id="embed"' in html
     assert html.count('data-link="close"') == 2
