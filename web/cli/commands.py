@@ -147,11 +147,11 @@ def simulate(shoes: int, seed: str, out: Path, table: str, decks: int | None, fi
 
 
 def _check_table_id(table: str | None, hint: str) -> None:
-    """Refuse (exit 2) a table id the service would refuse (web.settings.TABLE_ID_RE)."""
-    from web.settings import TABLE_ID_RE
+    """Refuse (exit 2) a table id the service would refuse (:data:`roads.ids.TABLE_ID_RE`)."""
+    from roads.ids import TABLE_ID_RULE, is_table_id
 
-    if table is not None and not TABLE_ID_RE.match(table):
-        raise click.BadParameter(f"table id {table!r} is not a slug of 1-32 letters, digits, '_' or '-'",
+    if table is not None and not is_table_id(table):
+        raise click.BadParameter(f"table id {table!r} is not {TABLE_ID_RULE}",
                                  param_hint=hint)
 
 

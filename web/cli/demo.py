@@ -31,6 +31,7 @@ from roads import simulator
 from roads.variants import PRESETS
 from web import create_app
 from web.cli.serving import make_threaded_server
+from web.service import get_service
 
 log = logging.getLogger(__name__)
 
@@ -338,7 +339,7 @@ class Demo:
             self._server = make_threaded_server(self._app, self.host, self.requested_port)
         except BaseException:
             if self._app is not None:
-                self._app.extensions["roads"].close()
+                get_service(self._app).close()
                 self._app = None
             self._cleanup_tmp()
             raise
