@@ -1,4 +1,4 @@
-"""Benchmark of the PNG scoreboards (issue 6). Prints figures; asserts nothing.
+"""Benchmark of the PNG scoreboards (docs/frontend.md). Prints figures; asserts nothing.
 
     .venv/bin/python bench/bench_png.py [--runs 30] [--no-browser]
     .venv/bin/python bench/bench_png.py --write-docs docs/board.png   # the README's example board

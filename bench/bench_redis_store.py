@@ -1,4 +1,4 @@
-"""Benchmark of the Redis store (issue 8). Prints figures; asserts nothing.
+"""Benchmark of the Redis store (docs/deploy.md). Prints figures; asserts nothing.
 
     .venv/bin/python bench/bench_redis_store.py [--url redis://127.0.0.1:6379/0] [--events 2000]
 

@@ -25,7 +25,7 @@ and ``roads serve --host/--port/--data`` override the three they name):
     id, ``variant`` to :data:`roads.variants.DEFAULT_VARIANT_ID`. Tables not listed are created
     by their first round with those defaults.
 ``ROADS_REDIS_URL`` (``redis://[user:password@]host:port/db`` URL, default unset)
-    Set: every process keeps its tables in that Redis (:mod:`web.stores.redis`, issue 8), so
+    Set: every process keeps its tables in that Redis (:mod:`web.stores.redis`), so
     several processes and hosts serve the same tables; unset = the embedded SQLite store.
     Deployment: ``docs/deploy.md``.
 ``ROADS_REDIS_PREFIX`` (text without spaces, default ``roads:``)

@@ -1,4 +1,4 @@
-"""Helpers of the Redis tests (issue 8): reaching the shared Redis (a fresh key prefix per test,
+"""Helpers of the Redis tests (docs/deploy.md): reaching the shared Redis (a fresh key prefix per test,
 :func:`shared_prefix`), a private Redis that can be stopped and restarted, and ``roads serve``
 subprocesses over Redis.
 

@@ -276,7 +276,7 @@ def test_replay_of_a_missing_file_exits_2(tmp_path):
 
 # --------------------------------------------------------------------------- render
 def _winner(player: list[str], banker: list[str]) -> str:
-    """Winner by the rule of domain digest section 1 (totals mod 10; A=1, T-K=0), not by roads code."""
+    """Winner by the rule of docs/domain.md section 1 (totals mod 10; A=1, T-K=0), not by roads code."""
     value = {"A": 1, "T": 0, "J": 0, "Q": 0, "K": 0}
     p = sum(value.get(c[0], int(c[0]) if c[0].isdigit() else 0) for c in player) % 10
     b = sum(value.get(c[0], int(c[0]) if c[0].isdigit() else 0) for c in banker) % 10

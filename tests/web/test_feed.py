@@ -1,7 +1,7 @@
 """The table feed: card-level and result-level rounds, shoes, voids, corrections, idempotency,
 and every refusal (4xx JSON naming the field, nothing changed).
 
-Expected outcomes are worked by hand from the tableau (domain digest section 1), not read
+Expected outcomes are worked by hand from the tableau (docs/domain.md section 1), not read
 from the code: e.g. player 4S KD 9H = 4+0+9 = 13 -> 3, banker 7C JD = 7 (stands on 7), banker wins.
 """
 

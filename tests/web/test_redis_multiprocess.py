@@ -1,4 +1,4 @@
-"""Several ``roads serve`` processes over one Redis (issue 8), end to end.
+"""Several ``roads serve`` processes over one Redis (docs/deploy.md), end to end.
 
 Each test runs real service processes on their own loopback ports over a real Redis: the
 shared one under a fresh key prefix (deleted afterwards), or, where Redis itself is stopped,

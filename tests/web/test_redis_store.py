@@ -1,4 +1,4 @@
-"""The Redis store (issue 8) against a real Redis: the Store contract, the atomic conditional
+"""The Redis store (docs/deploy.md) against a real Redis: the Store contract, the atomic conditional
 append under races, the follower thread, Redis going away and coming back, and the service's
 catch-up-and-revalidate path when another process took a round first.
 

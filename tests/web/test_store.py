@@ -1,6 +1,6 @@
 """The storage interface and the SQLite store: durability settings, ordering, refusals, and
 the service's behaviour when another writer takes a sequence number first (the contract the
-Redis store of issue 8 relies on)."""
+Redis store, web.stores.redis, relies on)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 :class:`FeedClient` sends feed messages (:mod:`roads.simulator`) to a running service over
 HTTP with the feed token, retrying safely (the feed is idempotent: the same round sent twice
 is a no-op success). ``roads replay`` and the demo's tables both use it, so every round
-enters through the same feed path a live table uses (issue 7), never a side door.
+enters through the same feed path a live table uses (docs/api.md), never a side door.
 
 :class:`Demo` runs the service on loopback with werkzeug's threaded server (flask-sock
 WebSockets need a thread per connection) on an embedded store in a temporary or given data

@@ -14,7 +14,7 @@ __all__ = ["Event", "SeqTaken", "SqliteStore", "Store", "StoreError", "StoreUnav
 
 
 def open_store(config: Mapping[str, Any]) -> Store:
-    """The store the settings select: the Redis store when ``ROADS_REDIS_URL`` is set (issue 8,
+    """The store the settings select: the Redis store when ``ROADS_REDIS_URL`` is set (docs/deploy.md;
     module ``web.stores.redis``, class ``RedisStore(url, config)``), else :class:`SqliteStore` in
     ``ROADS_DATA_DIR``. Raises :class:`StoreError` when Redis is asked for but not installed."""
     url = config.get("ROADS_REDIS_URL")
