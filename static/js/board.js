@@ -4,7 +4,7 @@
  *
  * Boot data: <script type="application/json" id="boot"> with
  *   {page, table, live, ws, snapshot, layouts: {landscape, portrait?} | {fixed}, labels, compact}
- * The landscape or portrait layout (web/layout.py, 1920x1080 / 1080x1920) is chosen by the
+ * The landscape or portrait layout (web/render/layout.py, 1920x1080 / 1080x1920) is chosen by the
  * viewport's shape; the SVG viewBox then scales it to the viewport, so it stays crisp.
  *
  * Update rules (docs/frontend.md): a newer version re-renders and highlights the cells that are new;

@@ -1,7 +1,7 @@
 /*
  * Road-map renderer: draws a table snapshot (roads/schema/snapshot.schema.json) as SVG.
  *
- * Geometry comes from web/layout.py (passed into the page as JSON): a road cell (x, y)
+ * Geometry comes from web/render/layout.py (passed into the page as JSON): a road cell (x, y)
  * is drawn at region.x + x * region.cell, region.y + y * region.cell, exactly where the
  * PNG renderer draws it. Nothing here decides a road: every cell, colour and count is
  * read from the snapshot. Labels come from the i18n catalogue passed in (web/i18n/*.json).

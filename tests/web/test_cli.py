@@ -1,6 +1,6 @@
 """The ``roads simulate``, ``replay`` and ``render`` commands: files, errors, exit codes.
 
-Exit codes (web/cli_demo.py): 0 success, 1 failure, 2 bad arguments, 3 bad input file.
+Exit codes (web/cli/commands.py): 0 success, 1 failure, 2 bad arguments, 3 bad input file.
 """
 
 from __future__ import annotations

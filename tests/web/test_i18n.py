@@ -1,4 +1,4 @@
-"""Label catalogues (web/i18n.py): complete in every language, local words from the seeds,
+"""Label catalogues (web/i18n/): complete in every language, local words from the seeds,
 English fallback, narrow errors, language choice from ?lang= and Accept-Language."""
 
 from __future__ import annotations
