@@ -26,7 +26,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 import redis  # noqa: E402
 
-from conftest import Feed, dealt_rounds, make_app  # noqa: E402
+from support.feed import Feed, dealt_rounds, make_app  # noqa: E402
 from web.stores.redis import RedisStore  # noqa: E402
 from web.service import get_service  # noqa: E402
 from web.stores import Event  # noqa: E402

@@ -8,7 +8,7 @@ import pytest
 from roads.notation import parse_rounds
 from roads.shoe_roads import ShoeRoads
 from roads.side_bets import SideBetError, side_bet_state, side_bet_states
-from variant_stand_in import Spec, StandIn
+from support.variants import Spec, StandIn
 
 STAND_IN = StandIn("demo", "Demo", (Spec("player_pair", "Player Pair", 60), Spec("big", "Big", 30),
                                    Spec("player_bonus", "Player Bonus", None)))

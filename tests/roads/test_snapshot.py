@@ -12,7 +12,7 @@ import pytest
 from roads.notation import parse_rounds
 from roads.shoe_roads import ShoeRoads
 from roads.snapshot import SnapshotError, build_snapshot, schema
-from variant_stand_in import Spec, StandIn
+from support.variants import Spec, StandIn
 
 GOLDEN = sorted((Path(__file__).parent / "golden").glob("*.json"))
 VARIANT = StandIn("demo", "Demo Table", (Spec("player_pair", "Player Pair", 60), Spec("big", "Big", 30)))

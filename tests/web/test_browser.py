@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from serving_support import serve_app
+from support.serving import serve_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from conftest import FEED_TOKEN
 from roads import simulator
 from roads.cards import parse_cards
 from roads.tableau import check_round
-from serving_support import FakeJSONService, free_port, serve_app
+from support.feed import FEED_TOKEN
+from support.serving import FakeJSONService, free_port, serve_app
 from web import create_app
 from web.cli import main
 

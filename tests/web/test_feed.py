@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from conftest import Feed, make_app
+from support.feed import Feed, make_app
 from web.service import get_service
 
 P1, B1 = ["4S", "KD", "9H"], ["7C", "JD"]  # player 3, banker 7: B; player drew on 4, banker stands on 7

@@ -15,9 +15,9 @@ import time
 import pytest
 import websocket
 
-from conftest import dealt_rounds
-from redis_support import SHARED_REDIS_URL, PrivateRedis, Server, shared_prefix
-from serving_support import recv_snapshot
+from support.feed import dealt_rounds
+from support.redis import SHARED_REDIS_URL, PrivateRedis, Server, shared_prefix
+from support.serving import recv_snapshot
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 

@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 
-from conftest import FEED_TOKEN, Feed
+from support.feed import FEED_TOKEN, Feed
 from web.service import Service
 from web.stores import Event, SeqTaken, SqliteStore, Store, StoreError, StoreUnavailable, open_store
 

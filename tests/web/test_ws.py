@@ -16,8 +16,8 @@ import time
 import pytest
 import websocket
 
-from conftest import make_app
-from serving_support import recv_snapshot, serve_app
+from support.feed import make_app
+from support.serving import recv_snapshot, serve_app
 from web.hub import Hub, Message
 from web.service import get_service
 from web.http.ws import CLOSE_UNKNOWN_TABLE, MAX_CLIENT_FRAMES, POLL_S, FrameCache, SerialSocket, Subscriber, stream, text_frame

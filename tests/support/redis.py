@@ -23,8 +23,8 @@ from typing import Any, Iterator
 
 import pytest
 
-from conftest import FEED_TOKEN  # the one test token
-from serving_support import ServeProcess, free_port
+from support.feed import FEED_TOKEN
+from support.serving import ServeProcess, free_port
 
 SHARED_REDIS_URL = os.environ.get("ROADS_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 
