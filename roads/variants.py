@@ -7,7 +7,7 @@ limit (open for the first N rounds of a shoe, ``None`` = the whole shoe). Commis
 no-commission and Super 6 tables differ only in the banker bet's pay table; 8:1 and 9:1
 ties only in the tie bet's. :func:`settle` settles every bet of a variant for a round.
 
-Presets (:data:`PRESETS`), read from the seeds (authoritative; digest section 3 is their
+Presets (:data:`PRESETS`), read from the seeds (authoritative; docs/domain.md section 3 is their
 English summary):
 
 * ``seed000_live`` / ``seed000_live_no_commission``: seed 000's live table (Burmese): 8
