@@ -257,3 +257,53 @@ def _figures(table: InsuranceTable, decks: int) -> InsuranceFigures:
     return InsuranceFigures(table=table, decks=decks, total=total, rows=figures,
                             moment_offered=dict(moment_offered), side_offered=dict(side_offered),
                             both_moments=dict(both))
+
+
+# ------------------------------------------------------------------------ the docs' tables
+_MOMENT_TEXT = {Moment.AFTER_FOUR_CARDS: "after 4 cards", Moment.AFTER_PLAYER_THIRD: "after player's 3rd"}
+
+
+def figures_markdown(figures: InsuranceFigures) -> str:
+    """The figures as the Markdown tables of ``docs/insurance.md`` (decimals to 6 places,
+    house edges in percent to 4, exact fractions in lowest terms)."""
+    lines = [f"Fresh {figures.decks}-deck shoe; {figures.total:,} ordered six-card sequences.", "",
+             "| insurance | moment | row | pays | P(offer) | P(win \\| offer) | P(push \\| offer) "
+             "| P(lose \\| offer) | house edge |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for f in figures.rows:
+        r = f.row
+        star = "*" if r.tie_pays else ""
+        lines.append(f"| {'Player' if r.side is Winner.PLAYER else 'Banker'} | {_MOMENT_TEXT[r.moment]} "
+                     f"| {r.label}{star} | {r.payout:g}:1 | {float(f.probability):.6f} "
+                     f"| {float(f.win_probability):.6f} | {float(f.push_probability):.6f} "
+                     f"| {float(f.lose_probability):.6f} | {float(f.house_edge) * 100:.4f}% |")
+    lines += ["", "Exact, in lowest terms:", "",
+              "| row | P(offer) | house edge |", "|---|---|---|"]
+    for f in figures.rows:
+        lines.append(f"| `{f.row.id}` | {f.probability} | {f.house_edge} |")
+    lines += ["", "By side and moment (house edge pooled over the moment's offers, each weighted by "
+              "how often it is made):", "",
+              "| insurance | moment | P(offer) | house edge | exact P(offer) |", "|---|---|---|---|---|"]
+    for side in SIDES:
+        name = "Player" if side is Winner.PLAYER else "Banker"
+        for m in Moment:
+            p = figures.moment_probability(side, m)
+            edge = -figures.moment_expected_return(side, m)
+            lines.append(f"| {name} | {_MOMENT_TEXT[m]} | {float(p):.6f} | {float(edge) * 100:.4f}% | {p} |")
+        p_any = figures.side_probability(side)
+        p_both = Fraction(figures.both_moments[side], figures.total)
+        lines.append(f"| {name} | either moment | {float(p_any):.6f} | | {p_any} |")
+        lines.append(f"| {name} | both moments | {float(p_both):.6f} | | {p_both} |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:  # pragma: no cover - prints the docs' tables
+    """``python -m roads.insurance_probability [decks]``: print :func:`figures_markdown`."""
+    import sys
+
+    decks = int(sys.argv[1]) if len(sys.argv) > 1 else 8
+    print(figures_markdown(insurance_figures(SEED001_INSURANCE, decks)), end="")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

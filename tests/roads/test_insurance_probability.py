@@ -221,3 +221,15 @@ def test_hand_worked_limits_of_the_figures():
 def test_bad_deck_counts_are_refused():
     with pytest.raises(ValueError):
         insurance_figures(decks=0)
+
+
+def test_the_docs_list_the_figures_as_computed():
+    # The figures themselves are checked against the brute force above; this keeps the
+    # page that lists them (docs/insurance.md) in step with them.
+    from pathlib import Path
+
+    from roads.insurance_probability import figures_markdown
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "insurance.md").read_text(encoding="utf-8")
+    start = page.index("-->\n", page.index("<!-- figures:")) + len("-->\n")
+    assert page[start:page.index("<!-- end of figures -->")] == figures_markdown(insurance_figures())
