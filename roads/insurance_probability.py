@@ -8,7 +8,7 @@ knows the four-card totals (the first insurance moment), the player's three-card
 whether the banker draws (the second moment) and the final totals (the settlement), so
 one pass counts, for every row of an :class:`roads.insurance.InsuranceTable`, how often it
 is offered and how often an offer at it wins, pushes and loses. Integers throughout;
-results are :class:`fractions.Fraction`. About 0.3 s for 8 decks, then cached.
+results are :class:`fractions.Fraction`. Well under a second for 8 decks, then cached.
 
 Conventions (the figures in ``docs/insurance.md``):
 
