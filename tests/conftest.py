@@ -12,7 +12,7 @@ FEED_TOKEN = "test-token"
 
 def make_app(data_dir, **overrides):
     """A service on ``data_dir`` with the test token (``overrides`` win); close it with
-    ``app.extensions["roads"].close()``."""
+    ``app.extensions["roads.service"].close()``."""
     from web import create_app
 
     config = {"TESTING": True, "ROADS_FEED_TOKEN": FEED_TOKEN, "ROADS_DATA_DIR": str(data_dir)}
@@ -25,7 +25,7 @@ def app(tmp_path):
     """A fresh service on an empty data directory under ``tmp_path``."""
     app = make_app(tmp_path / "data")
     yield app
-    service = app.extensions.get("roads")
+    service = app.extensions.get("roads.service")
     if service is not None and hasattr(service, "close"):
         service.close()
 

@@ -130,12 +130,13 @@ def shared(tmp_path):
     from web.http import api
     from web.http import errors
     from web.http import feed
+    from web import settings
 
     store = SharedStore(SqliteStore.in_dir(tmp_path))
     service = Service(store)
     app = Flask(__name__)
-    app.config.update(TESTING=True, ROADS_FEED_TOKEN=FEED_TOKEN, MAX_CONTENT_LENGTH=16384)
-    app.extensions["roads"] = service
+    settings.init_app(app, {"TESTING": True, "ROADS_FEED_TOKEN": FEED_TOKEN})
+    app.extensions["roads.service"] = service
     errors.init_app(app)
     app.register_blueprint(feed.bp)
     app.register_blueprint(api.bp)
