@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from html_support import Page, csp_violations
+from support.html import Page, csp_violations
 from web import i18n
 
 BROWSER = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}

@@ -16,7 +16,7 @@ import re
 import shlex
 from pathlib import Path
 
-from conftest import FEED_TOKEN
+from support.feed import FEED_TOKEN
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 

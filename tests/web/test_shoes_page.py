@@ -15,7 +15,7 @@ import itertools
 
 import pytest
 
-from html_support import Page, csp_violations
+from support.html import Page, csp_violations
 from web import i18n
 
 START = 1_718_452_800.0   # 2024-06-15T12:00:00Z
@@ -135,16 +135,11 @@ def test_theme_follows_the_query(client, two_shoes):
     assert "theme-light" in page_of(client.get("/tables/T1/shoes?theme=light")).find("html").attrs["class"].split()
 
 
-def test_a_configured_table_without_shoes_says_so(tmp_path):
-    from conftest import make_app
-
-    app = make_app(tmp_path / "d", ROADS_TABLES={"T9": {"name": "百家乐 9"}})
-    try:
-        page = page_of(app.test_client().get("/tables/T9/shoes"))
-        assert page.find("p", class_="shoes-empty").text == "No shoes yet"
-        assert page.find("h1").text == "Shoes of 百家乐 9"
-    finally:
-        app.extensions["roads"].close()
+def test_a_configured_table_without_shoes_says_so(app_factory):
+    app = app_factory("d", ROADS_TABLES={"T9": {"name": "百家乐 9"}})
+    page = page_of(app.test_client().get("/tables/T9/shoes"))
+    assert page.find("p", class_="shoes-empty").text == "No shoes yet"
+    assert page.find("h1").text == "Shoes of 百家乐 9"
 
 
 def test_unknown_table_and_bad_theme_are_errors_in_the_one_shape(client, two_shoes):

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from serving_support import serve_app
+from support.serving import serve_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
