@@ -111,7 +111,7 @@ def test_past_shoe_snapshot_is_the_shoe_as_it_ended(feed, client, deal):
 
 
 def test_past_shoe_snapshots_are_rebuilt_when_evicted_from_the_cache(app, feed, client, monkeypatch, deal):
-    monkeypatch.setattr("web.service.PAST_SHOE_CACHE", 1)
+    monkeypatch.setattr("web.views.PAST_SHOE_CACHE", 1)
     for shoe in (1, 2, 3):
         for n, (p, b) in enumerate(deal(5, seed=shoe), 1):
             feed.round(shoe, n, p, b)
