@@ -450,7 +450,7 @@ class Service:
                 try:
                     outcome = plan(t)
                 except (Conflict, NotFound):
-                    # With a shared store (Redis, issue 8) another process may have stored events
+                    # With a shared store (Redis) another process may have stored events
                     # this one has not applied yet: judge again after catching up before refusing.
                     if not self._catch_up_for_write(t):
                         raise
@@ -738,7 +738,7 @@ class Service:
     def _existing_for_write(self, table_id: str) -> TableState:
         t = self._tables.get(table_id)
         if (t is None or not t.visible) and is_table_id(table_id):
-            t = self._table_for_write(table_id)  # another process may have created it (issue 8)
+            t = self._table_for_write(table_id)  # another process may have created it (shared store)
             with t.lock:
                 self._catch_up_for_write(t)
         if t is None or not t.visible:

@@ -8,7 +8,7 @@ import itertools
 import jsonschema
 import pytest
 
-from conftest import Feed, dealt_rounds, make_app
+from support.feed import Feed, dealt_rounds, make_app
 from roads.snapshot import schema as snapshot_schema
 from web.service import get_service
 

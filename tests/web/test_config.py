@@ -8,7 +8,7 @@ import re
 import pytest
 
 import web.settings as config
-from conftest import make_app
+from support.feed import make_app
 from web.settings import ConfigError, table_configs
 
 

@@ -1,6 +1,6 @@
 """The storage interface and the SQLite store: durability settings, ordering, refusals, and
 the service's behaviour when another writer takes a sequence number first (the contract the
-Redis store of issue 8 relies on)."""
+Redis store, web.stores.redis, relies on)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 
-from conftest import FEED_TOKEN, Feed
+from support.feed import FEED_TOKEN, Feed
 from web.service import Service
 from web.stores import Event, SeqTaken, SqliteStore, Store, StoreError, StoreUnavailable, open_store
 

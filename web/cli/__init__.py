@@ -1,7 +1,7 @@
 """The ``roads`` command line (click, as Flask ships it).
 
 ``roads serve`` runs the service (this module); ``demo``, ``simulate``, ``replay`` and
-``render`` (issue 7) live in :mod:`web.cli.commands`. Every setting is described in
+``render`` (README "Command line") live in :mod:`web.cli.commands`. Every setting is described in
 :mod:`web.settings`.
 """
 
@@ -86,7 +86,7 @@ def serve(host: str | None, port: int | None, data: str | None) -> None:
         get_service(app).close()
 
 
-_register_demo_commands(main)  # demo, simulate, replay, render (issue 7)
+_register_demo_commands(main)  # demo, simulate, replay, render
 
 if __name__ == "__main__":
     main()

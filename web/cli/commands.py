@@ -1,4 +1,4 @@
-"""The ``roads demo``, ``simulate``, ``replay`` and ``render`` commands (issue 7).
+"""The ``roads demo``, ``simulate``, ``replay`` and ``render`` commands (README "Command line").
 
 Registered onto the ``roads`` group of :mod:`web.cli` by :func:`register`. Heavy imports
 (Flask app, requests, Pillow) happen inside the commands so ``--help`` stays quick.

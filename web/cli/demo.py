@@ -274,7 +274,7 @@ class Demo:
             self._server.server_close()
             self._server = None
         if self._app is not None:
-            service = self._app.extensions.get("roads")
+            service = self._app.extensions.get("roads.service")
             if service is not None:
                 service.close()
             self._app = None

@@ -1,4 +1,4 @@
-"""The table feed: authenticated JSON writes of rounds, shoes, voids and corrections (issue 4).
+"""The table feed: authenticated JSON writes of rounds, shoes, voids and corrections (docs/api.md).
 
 Every view is thin: check the token, parse the body (:mod:`web.http.schemas`), call the
 :class:`web.service.Service`, map the outcome to a status. Statuses: 201 for a write that

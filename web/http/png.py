@@ -1,4 +1,4 @@
-"""PNG scoreboards for image-only lobby and signage screens (issue 6).
+"""PNG scoreboards for image-only lobby and signage screens (docs/frontend.md).
 
 Routes (all ``GET``, ``image/png``):
 

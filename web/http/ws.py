@@ -18,8 +18,8 @@ Client -> server frames are read and dropped: more than :data:`MAX_CLIENT_FRAMES
 two checks (at least every :data:`POLL_S` seconds) closes the connection with 1008.
 WebSocket pings are answered by simple-websocket itself.
 
-Fan-out, slow and dead clients (architecture.md: "latest-only per client; slow clients
-skip"): per watched topic one fan-out thread waits on :class:`web.hub.Hub` and offers each
+Fan-out, slow and dead clients (docs/frontend.md "Live updates": latest-only per client,
+slow clients skip): per watched topic one fan-out thread waits on :class:`web.hub.Hub` and offers each
 new version to every connection's :class:`Subscriber`. The offer writes one prebuilt frame
 (:class:`FrameCache`: built once per version per process, identical for every client)
 straight to the socket when the socket takes it at once; otherwise the connection's own
@@ -78,7 +78,7 @@ LOBBY_TOPIC = "lobby"
 
 
 def table_topic(table_id: str) -> str:
-    """The hub topic of a table's snapshots (TEAM.md interface 4)."""
+    """The hub topic of a table's snapshots (:class:`web.hub.Hub`): ``"table:<table_id>"``."""
     return f"table:{table_id}"
 
 

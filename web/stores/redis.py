@@ -1,9 +1,9 @@
-"""The Redis store: every process of a deployment shares one event log in Redis (issue 8).
+"""The Redis store: every process of a deployment shares one event log in Redis (docs/deploy.md).
 
 Selected by ``ROADS_REDIS_URL`` (:func:`web.stores.open_store`); implements :class:`web.stores.Store`,
 so the service is the same with SQLite or Redis. The Redis log is the source of truth: a
 process keeps only what it rebuilt from the log, and a new or restarted process rebuilds
-every table from it, version for version (architecture.md).
+every table from it, version for version.
 
 Keys (``P`` = ``ROADS_REDIS_PREFIX``, default ``"roads:"``; table ids are slugs without ``:``):
 
