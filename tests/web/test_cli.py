@@ -432,7 +432,7 @@ def live_service(tmp_path):
         with serve_app(app) as server:
             yield f"http://127.0.0.1:{server.port}"
     finally:
-        app.extensions["roads"].close()
+        app.extensions["roads.service"].close()
 
 
 def test_replaying_a_file_into_the_service_gives_every_round_and_replaying_again_changes_nothing(

@@ -546,7 +546,7 @@ def test_without_a_configured_token_the_feed_is_closed(tmp_path):
                                               headers={"Authorization": "Bearer None"}), 401)
         assert "ROADS_FEED_TOKEN" in err["message"]
     finally:
-        app.extensions["roads"].close()
+        app.extensions["roads.service"].close()
 
 
 # -- tables

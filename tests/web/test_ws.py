@@ -23,6 +23,7 @@ from support.serving import recv_snapshot, serve_app
 from support.websocket import RawClient
 from web.hub import Hub
 from web.service import get_service
+from web.settings import get_settings
 
 ROUND_B = {"player": ["4S", "KD", "9H"], "banker": ["7C", "JD"]}  # Banker 7-3 (P 4+0 draws 9 -> 3)
 ROUND_P_NATURAL = {"player": ["9C", "KH"], "banker": ["5D", "2S"]}  # Player natural 9 beats 7
@@ -158,7 +159,7 @@ def test_lobby_socket_pushes_the_table_list_and_new_tables(server, client, auth)
 
 
 def test_idle_connection_gets_keepalives_with_the_current_version(app, server, client, auth):
-    app.config["ROADS_WS_KEEPALIVE_S"] = 0.2
+    get_settings(app).ws_keepalive_s = 0.2
     post_round(client, auth, "T1", 1, 1, ROUND_B)
     ws = connect(server, "/ws/tables/T1")
     try:
@@ -170,7 +171,7 @@ def test_idle_connection_gets_keepalives_with_the_current_version(app, server, c
 
 
 def test_a_client_that_floods_the_server_is_closed_1008(app, server, client, auth):
-    app.config["ROADS_WS_KEEPALIVE_S"] = 0.2
+    get_settings(app).ws_keepalive_s = 0.2
     post_round(client, auth, "T1", 1, 1, ROUND_B)
     ws = connect(server, "/ws/tables/T1")
     try:
@@ -189,7 +190,7 @@ def test_a_client_that_floods_the_server_is_closed_1008(app, server, client, aut
 
 
 def test_client_messages_within_the_limit_are_ignored(app, server, client, auth):
-    app.config["ROADS_WS_KEEPALIVE_S"] = 0.2
+    get_settings(app).ws_keepalive_s = 0.2
     post_round(client, auth, "T1", 1, 1, ROUND_B)
     ws = connect(server, "/ws/tables/T1")
     try:
@@ -395,7 +396,7 @@ def test_settings_come_from_the_environment_and_bad_ones_are_refused(tmp_path, m
         assert app.config["SOCK_SERVER_OPTIONS"]["ping_interval"] is None
         assert app.config["SOCK_SERVER_OPTIONS"]["max_message_size"] == 4096
     finally:
-        app.extensions["roads"].close()
+        app.extensions["roads.service"].close()
     monkeypatch.setenv("ROADS_WS_KEEPALIVE_S", "soon")
     with pytest.raises(ConfigError, match=r"ROADS_WS_KEEPALIVE_S must be a number, got 'soon'"):
         create_app({**base, "ROADS_DATA_DIR": str(tmp_path / "b")})
@@ -482,7 +483,7 @@ def test_protocol_pings_never_land_inside_a_snapshot_frame_of_a_slow_client(tmp_
                 stop.set()
                 publisher.join(timeout=RECV_TIMEOUT_S)
     finally:
-        app.extensions["roads"].close()
+        app.extensions["roads.service"].close()
     stats = [(c.pings, len(c.versions), c.keepalives, c.close_code) for c in checked]  # per connection
     assert sum(c.pings for c in checked) >= 5, stats
     assert sum(len(c.versions) for c in checked) >= 10, stats
