@@ -11,7 +11,8 @@ for a taken round number adds ``"stored"``: the round stored under that number).
 
 Views raise :class:`ApiError` subclasses; :func:`init_app` turns them, and every Werkzeug
 HTTP error (404 for an unknown URL, 405, 413 for an oversize body, ...), into that shape.
-A browser asking for HTML outside ``/api/`` gets a small HTML page with the same text.
+A browser asking for HTML outside ``/api/`` gets the same error as a page in its theme and
+language, with a link back to the lobby (:mod:`web.http.error_pages`).
 """
 
 from __future__ import annotations
@@ -106,16 +107,27 @@ def error_response(err: ApiError) -> Response:
     """Render ``err`` as JSON (or a small HTML page for a browser outside ``/api/``)."""
     body = err.to_json()
     if _wants_html():
-        page = (
-            "<!doctype html><meta charset=utf-8><title>{s} {c}</title>"
-            "<h1>{s} {c}</h1><p>{m}</p>"
-        ).format(s=err.status, c=html.escape(err.code), m=html.escape(err.message))
-        resp = Response(page, status=err.status, mimetype="text/html")
+        resp = Response(_html_page(err), status=err.status, mimetype="text/html")
     else:
         resp = Response(json.dumps(body, ensure_ascii=False), status=err.status, mimetype="application/json")
     if err.status == 401:
         resp.headers["WWW-Authenticate"] = 'Bearer realm="roads feed"'
     return resp
+
+
+def _html_page(err: ApiError) -> str:
+    """The themed, translated page of :mod:`web.http.error_pages`; a bare page if that fails
+    (an error while showing an error must not become a 500)."""
+    try:
+        from web.http.error_pages import render_error_page
+
+        return render_error_page(err)
+    except Exception:  # noqa: BLE001 - last resort, the status and message still reach the browser
+        current_app.logger.exception("error page for %s %s failed", err.status, err.code)
+        return (
+            "<!doctype html><meta charset=utf-8><title>{s} {c}</title>"
+            "<h1>{s} {c}</h1><p>{m}</p><p><a href=\"/lobby\">Lobby</a></p>"
+        ).format(s=err.status, c=html.escape(err.code), m=html.escape(err.message))
 
 
 def _wants_html() -> bool:
