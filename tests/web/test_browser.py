@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from serving_support import serve_app
+from support.feed import close_app, dealt_rounds, make_app
+from support.serving import serve_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -33,7 +34,7 @@ CHROMIUM_ARGS = [
 ]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 APPEAR_MS = 2000
-"""Issue 5: a posted round must show on the open page within 2 s."""
+"""docs/frontend.md "Tests": a posted round must show on the open page within 2 s."""
 
 ROUND_B = {"player": ["4S", "KD", "9H"], "banker": ["7C", "JD"]}
 ROUND_P_NATURAL = {"player": ["9C", "KH"], "banker": ["5D", "2S"]}
@@ -216,8 +217,6 @@ def compare(page, model, png, theme_name):
 
 
 def seeded_app(tmp_path, tables=12, **extra):
-    from conftest import dealt_rounds, make_app
-
     names = {f"T{i}": {"name": f"Table {i}"} for i in range(1, tables + 1)}
     app = make_app(tmp_path / "data", ROADS_TABLES=names, ROADS_VENUE_TZ="Asia/Bangkok", **extra)
     client = app.test_client()
@@ -235,7 +234,7 @@ def wall(tmp_path_factory):
     app = seeded_app(tmp_path_factory.mktemp("wall"))
     with serve_app(app, "test-browser-wall") as srv:
         yield app, f"http://127.0.0.1:{srv.server_port}"
-    app.extensions["roads"].close()
+    close_app(app)
 
 
 def png_of(base, path):
@@ -341,14 +340,13 @@ def test_newest_result_stays_marked_after_the_blink(browser, tmp_path):
         shot(page, "board_after_last_result.png")
         png_of(base, "/tables/T1/board.png").save(ARTIFACTS / "board_after_last_result_png.png")
         page.close()
-    app.extensions["roads"].close()
+    close_app(app)
 
 
 def test_a_silent_server_dims_the_board_and_says_since_when(browser, tmp_path):
     """``roads serve`` killed under an open board: after 2 x keepalive the roads dim and the board
     says "Offline since hh:mm:ss"."""
-    from conftest import dealt_rounds
-    from serving_support import ServeProcess
+    from support.serving import ServeProcess
 
     proc = ServeProcess(tmp_path / "data", {"ROADS_WS_KEEPALIVE_S": "0.5"})
     try:
@@ -379,7 +377,7 @@ def test_png_of_a_silent_feed_says_so(tmp_path):
             ARTIFACTS / "board_feed_silent_png.png")
     model = app.test_client().get("/tables/T1/model.json").get_json()  # pages say it themselves, not the model
     assert not model["models"]["landscape"]["dim"]
-    app.extensions["roads"].close()
+    close_app(app)
 
 
 def test_embed_at_600_by_300_is_a_labelled_widget(browser, wall):

@@ -8,16 +8,14 @@ import re
 import pytest
 
 import web.settings as config
-from conftest import make_app
+from support.feed import close_app, make_app
 from web.settings import ConfigError, table_configs
 
 
 def test_every_setting_is_documented_with_its_unit():
-    doc = config.__doc__
-    for key in config.DEFAULTS:
-        m = re.search(rf"``{key}`` \(([^)]+)\)", doc)
-        assert m, f"{key} is not documented in web/settings.py"
-        assert "default" in m.group(1), key
+    for name, field in config.Settings.model_fields.items():
+        assert field.description and len(field.description) > 20, f"{name} has no help text"
+        assert field.json_schema_extra["unit"], f"{name} has no unit"
 
 
 def test_environment_sets_and_converts_settings(tmp_path, monkeypatch):
@@ -31,7 +29,7 @@ def test_environment_sets_and_converts_settings(tmp_path, monkeypatch):
         assert app.config["ROADS_PORT"] == 9123 and app.config["ROADS_HOST"] == "0.0.0.0"
         assert [t["name"] for t in app.test_client().get("/api/tables").json["tables"]] == ["Seven"]
     finally:
-        app.extensions["roads"].close()
+        close_app(app)
 
 
 def test_test_overrides_win_over_the_environment(tmp_path, monkeypatch):
@@ -40,7 +38,7 @@ def test_test_overrides_win_over_the_environment(tmp_path, monkeypatch):
     try:
         assert app.config["ROADS_FEED_TOKEN"] == "test-token"
     finally:
-        app.extensions["roads"].close()
+        close_app(app)
 
 
 @pytest.mark.parametrize("key, value", [
@@ -83,3 +81,76 @@ def test_bad_tables_settings_are_refused(value, words):
 def test_a_configured_variant_must_be_a_preset(tmp_path):
     with pytest.raises(ConfigError, match="no-such-game"):
         make_app(tmp_path / "d", ROADS_TABLES={"T1": {"variant": "no-such-game"}})
+
+
+def test_the_app_keeps_one_validated_settings_object(tmp_path, monkeypatch):
+    from web.settings import Settings, get_settings
+
+    monkeypatch.setenv("ROADS_PNG_CACHE_ENTRIES", "")  # empty counts as unset
+    app = make_app(tmp_path / "d", ROADS_WS_PING_S="0.5", ROADS_NOT_A_SETTING="x")
+    try:
+        settings = get_settings(app)
+        assert isinstance(settings, Settings)
+        assert settings.ws_ping_s == 0.5 and settings.png_cache_entries == 256
+        assert settings.feed_token == "test-token" and str(settings.data_dir) == str(tmp_path / "d")
+        assert app.config["ROADS_WS_PING_S"] == 0.5  # the validated value, mirrored for Flask and tools
+        # one naming scheme for the app's extensions: "roads.<what>"
+        assert {"roads.settings", "roads.service", "roads.png_cache"} <= set(app.extensions)
+        assert [k for k in app.extensions if not k.startswith("roads.")] == []
+    finally:
+        close_app(app)
+
+
+@pytest.mark.parametrize("key, value, message", [
+    ("ROADS_PORT", True, "ROADS_PORT must be an integer, got True"),
+    ("ROADS_PORT", "70000", "ROADS_PORT must be an integer 0-65535, got '70000'"),
+    ("ROADS_MAX_BODY_BYTES", "1.5", "ROADS_MAX_BODY_BYTES must be an integer, got '1.5'"),
+    ("ROADS_WS_KEEPALIVE_S", "0", "ROADS_WS_KEEPALIVE_S must be between 0.05 and 3600, got '0'"),
+    ("ROADS_TABLES", '{"bad id!": {}}', "ROADS_TABLES: table id 'bad id!' is not a slug of 1-32"),
+])
+def test_a_bad_value_is_refused_naming_the_setting_and_quoting_the_value(key, value, message):
+    from web.settings import Settings
+
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        Settings.load({key: value})
+
+
+def test_display_settings_are_typed_fields_of_the_model(tmp_path, monkeypatch):
+    monkeypatch.setenv("ROADS_VENUE_TZ", "Asia/Bangkok")
+    monkeypatch.setenv("ROADS_STALE_S", "90")
+    monkeypatch.setenv("ROADS_GOOD_ROADS", "ping_pong, long_banker,ping_pong")
+    monkeypatch.setenv("ROADS_SCREENS", '{"east": {"tables": ["T2", "T1"], "per_page": 4, "good": []}}')
+    settings = config.Settings.load()
+    assert settings.venue_tz == "Asia/Bangkok" and settings.stale_s == 90.0
+    assert settings.good_roads == ("ping_pong", "long_banker")
+    assert settings.screens == {"east": {"tables": ["T2", "T1"], "per_page": 4, "good": []}}
+    assert config.Settings.load({"ROADS_GOOD_ROADS": "none"}).good_roads == ()
+
+
+def test_display_settings_defaults():
+    settings = config.Settings.load()
+    assert settings.venue_tz == "UTC" and settings.stale_s == 300.0 and settings.screens == {}
+    assert settings.good_roads == ("long_banker", "long_player", "ping_pong")
+
+
+def test_screens_setting_from_a_file(tmp_path):
+    path = tmp_path / "screens.json"
+    path.write_text(json.dumps({"west": {"lang": "th", "title": "ตะวันตก"}}), encoding="utf-8")
+    assert config.screen_configs(str(path)) == {"west": {"lang": "th", "title": "ตะวันตก"}}
+
+
+@pytest.mark.parametrize("key, value, words", [
+    ("ROADS_VENUE_TZ", "Mars/Olympus", "ROADS_VENUE_TZ is not an IANA time zone"),
+    ("ROADS_STALE_S", "0", "ROADS_STALE_S must be seconds in [1, 604800]"),
+    ("ROADS_STALE_S", "soon", "ROADS_STALE_S must be a number of seconds"),
+    ("ROADS_GOOD_ROADS", "long_banker,dragon", "unknown pattern 'dragon'"),
+    ("ROADS_SCREENS", '{"east": ', "ROADS_SCREENS: not valid JSON"),
+    ("ROADS_SCREENS", '["east"]', "expected a JSON object of screens"),
+    ("ROADS_SCREENS", '{"east": {"colour": "red"}}', "unknown key(s) ['colour']"),
+    ("ROADS_SCREENS", '{"east": {"per_page": "six"}}', "ROADS_SCREENS['east'].per_page must be a JSON integer"),
+    ("ROADS_SCREENS", '{"east": {"tables": "T1"}}', "tables must be a JSON array"),
+    ("ROADS_SCREENS", '{"bad name!": {}}', "screen name 'bad name!'"),
+])
+def test_bad_display_settings_stop_the_app_naming_the_setting(tmp_path, key, value, words):
+    with pytest.raises(ConfigError, match=re.escape(words)):
+        make_app(tmp_path / "d", **{key: value})

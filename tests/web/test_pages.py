@@ -150,21 +150,16 @@ def test_table_page_shows_an_embed_snippet_for_its_widget(client, table_t1):
     assert words[0] == "T1" and "ขอนไพ่ที่ 1" in words[1] and "รอบที่ 2" in words[1]
 
 
-def test_table_page_opens_shoes_and_embed_snippet_as_overlays_from_its_link_bar(client, table_t1):
-    """The page is one screen (board + link bar); the shoe list and the snippet open over it."""
+def test_table_page_opens_the_embed_snippet_as_an_overlay_and_links_the_shoes_page(client, table_t1):
+    """The page is one screen (board + link bar); the snippet opens over it, the shoes link
+    leads to the table's shoes page (web/http/shoes_pages.py)."""
     resp = client.get("/tables/T1")
     html = resp.get_data(as_text=True)
-    assert links(resp, "shoes") == ["#shoes"]
+    assert links(resp, "shoes") == ["/tables/T1/shoes"]
     assert links(resp, "embed") == ["#embed"]
-    assert '<section class="more-box" id="shoes"' in html and '<section class="more-box" id="embed"' in html
-    assert html.count('data-link="close"') == 2
+    assert 'id="shoes"' not in html and '<section class="more-box" id="embed"' in html
+    assert html.count('data-link="close"') == 1
     assert 'class="theme-dark board-html"' in html
-
-
-def test_table_page_lists_the_shoes_with_links_to_past_boards(client, auth, table_t1):
-    post_round(client, auth, "T1", 2, 1, ROUND_B)
-    html = client.get("/tables/T1").get_data(as_text=True)
-    assert re.findall(r'href="(/tables/T1/shoes/\d+)" data-shoe', html) == ["/tables/T1/shoes/1", "/tables/T1/shoes/2"]
 
 
 def test_unknown_table_is_404_in_the_error_shape(client):
@@ -325,8 +320,8 @@ def test_themes_default_per_page_and_follow_the_query(client, table_t1, path, de
 def test_pages_load_their_css_and_scripts_which_exist(client, table_t1):
     html = client.get("/tables/T1").get_data(as_text=True)
     assets = re.findall(r'(?:href|src)="(/(?:static/[^"]+|theme\.css))"', html)
-    assert assets == ["/theme.css", "/static/css/roads.css", "/static/js/paint.js", "/static/js/live.js",
-                      "/static/js/board.js"]
+    assert assets == ["/theme.css", "/static/css/roads.css", "/static/css/pages.css", "/static/js/paint.js",
+                      "/static/js/live.js", "/static/js/board.js"]
     for asset in assets:
         resp = client.get(asset)
         assert resp.status_code == 200, asset

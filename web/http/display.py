@@ -5,74 +5,39 @@ Query options (a bad value is a 400 ``bad_parameter`` naming the option, :mod:`w
 ``total`` | ``colour``), ``good`` (comma-separated good-road patterns to highlight; ``none``
 for none; default the ``ROADS_GOOD_ROADS`` setting).
 
-Display settings (``create_app(test_config)``, else the environment, else the default):
-
-``ROADS_VENUE_TZ`` (IANA time zone name, default ``UTC``)
-    Time zone of the venue: every board shows the time of the last result in it.
-``ROADS_STALE_S`` (seconds, default 300, >= 1)
-    A PNG of a table whose feed has been silent longer than this says so on the image
-    (roads dimmed, "No new result since hh:mm:ss").
-``ROADS_GOOD_ROADS`` (comma-separated pattern ids, default ``long_banker,long_player,ping_pong``)
-    Good-road patterns boards highlight when the screen does not choose.
-``ROADS_SCREENS`` (JSON text or path of a JSON file, default none)
-    Named lobby screens, see :mod:`web.http.screens`.
+Display settings (fields of :class:`web.settings.Settings`, read with ``get_settings()``):
+``venue_tz`` (``ROADS_VENUE_TZ``: boards show the time of the last result in it), ``stale_s``
+(``ROADS_STALE_S``: a PNG of a feed silent longer says so), ``good_roads`` (``ROADS_GOOD_ROADS``:
+patterns highlighted unless ``good`` chooses) and ``screens`` (``ROADS_SCREENS``, see
+:mod:`web.http.screens`).
 """
 
 from __future__ import annotations
 
 import datetime as _dt
-import os
 from typing import Any, Mapping
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from flask import current_app, request
+from flask import request
 
 from web import i18n
 from web.http.errors import BadRequest
 from web.http.query import BAD_PARAMETER, choice_arg
 from web.render.cells import BEAD_CONTENT
-from web.render.model import DEFAULT_PATTERNS
 from web.render.theme import THEMES
+from web.settings import GOOD_ROAD_IDS, get_settings
 
-SETTINGS: dict[str, Any] = {
-    "ROADS_VENUE_TZ": "UTC",
-    "ROADS_STALE_S": 300,
-    "ROADS_GOOD_ROADS": ",".join(DEFAULT_PATTERNS),
-    "ROADS_SCREENS": None,
-}
-"""The display settings with their defaults (documented in this module's docstring)."""
-
-GOOD_ROAD_PATTERNS: tuple[str, ...] = (
-    "long_banker", "long_player", "ping_pong", "double_jump", "one_banker_two_player", "two_banker_one_player",
-    "banker_jump", "player_jump", "side_by_side",
-)
-"""Pattern ids a screen may highlight (roads.good_roads)."""
-
-
-def setting(name: str) -> Any:
-    """The display setting ``name`` (app config, else environment, else :data:`SETTINGS`)."""
-    cfg = current_app.config
-    if name in cfg and cfg[name] is not None:
-        return cfg[name]
-    return os.environ.get(name, SETTINGS[name])
+GOOD_ROAD_PATTERNS: tuple[str, ...] = GOOD_ROAD_IDS
+"""Pattern ids a screen may highlight (:data:`web.settings.GOOD_ROAD_IDS`)."""
 
 
 def venue_tz() -> str:
-    """``ROADS_VENUE_TZ``, checked (an unknown zone is UTC)."""
-    name = str(setting("ROADS_VENUE_TZ") or "UTC")
-    try:
-        ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        return "UTC"
-    return name
+    """The venue's IANA time zone name (``ROADS_VENUE_TZ``, checked when the app starts)."""
+    return get_settings().venue_tz
 
 
 def stale_after_s() -> float:
-    """``ROADS_STALE_S`` as seconds (at least 1)."""
-    try:
-        return max(1.0, float(setting("ROADS_STALE_S")))
-    except (TypeError, ValueError):
-        return float(SETTINGS["ROADS_STALE_S"])
+    """Seconds of feed silence after which a PNG says the feed is silent (``ROADS_STALE_S``)."""
+    return get_settings().stale_s
 
 
 def parse_patterns(raw: str | None, field: str = "good") -> tuple[str, ...]:
@@ -97,10 +62,7 @@ def patterns_arg(default: tuple[str, ...] | None = None) -> tuple[str, ...]:
         return parse_patterns(raw)
     if default is not None:
         return default
-    try:
-        return parse_patterns(setting("ROADS_GOOD_ROADS"))
-    except BadRequest:
-        return DEFAULT_PATTERNS
+    return get_settings().good_roads
 
 
 def bead_arg(default: str = "letters") -> str:

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
 
 from web import i18n
 from web.http import display, screens
@@ -42,6 +42,7 @@ from web.render.layout import LayoutError
 from web.render.model import BoardOptions, ModelError, board_model
 from web.render.theme import THEMES, theme_css
 from web.service import get_service
+from web.settings import get_settings
 
 bp = Blueprint("pages", __name__)
 
@@ -91,7 +92,7 @@ def _common(lang: str, theme: str) -> dict[str, Any]:
 
 
 def _keepalive_s() -> float:
-    return float(current_app.config.get("ROADS_WS_KEEPALIVE_S") or 20)
+    return get_settings().ws_keepalive_s
 
 
 def _model(fn, *args: Any, **kwargs: Any) -> dict[str, Any]:
@@ -199,7 +200,6 @@ def _board(table_id: str, shoe: int | None) -> str:
     info = service.table(table_id)
     data = _table_models(table_id, shoe, lang, theme)
     snapshot = service.snapshot(table_id, shoe)
-    shoes = service.shoes(table_id)
     live = shoe is None
     ctx = _common(lang, theme)
     api_url = url_for("api.table", table_id=table_id) if live else url_for("api.shoe", table_id=table_id, shoe=shoe)
@@ -217,7 +217,7 @@ def _board(table_id: str, shoe: int | None) -> str:
     }
     png_url = url_for("png.board_png", table_id=table_id) if live else url_for("png.shoe_board_png", table_id=table_id,
                                                                              shoe=shoe)
-    return render_template("table.html", boot=boot, info=info, snapshot=snapshot, shoes=shoes, live=live,
+    return render_template("table.html", boot=boot, info=info, snapshot=snapshot, live=live,
                            api_url=api_url, png_url=png_url, embed_url=embed_url, embed_size=EMBED_SNIPPET_SIZE, **ctx)
 
 

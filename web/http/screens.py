@@ -14,47 +14,26 @@ out), ``per_page`` (1-24, default 6), ``page`` (1-based), ``rotate_s`` (seconds 
 
 from __future__ import annotations
 
-import json
 import threading
-from pathlib import Path
 from typing import Any, Mapping
 
-from web.http.display import setting, shoe_facts, venue_tz
+from web.http.display import shoe_facts, venue_tz
 from web.http.errors import BadRequest, NotFound
 from web.http.query import BAD_PARAMETER, int_arg
 from web.render.model import BoardOptions
 from web.render.screen import MAX_PER_PAGE, lobby_model, tile_model
+from web.settings import get_settings
 
 DEFAULT_PER_PAGE = 6
 DEFAULT_ROTATE_S = 20
 SCREEN_MIN_TEXT = 24
 """Smallest text on a screen (px at 1920x1080; 4K in proportion), see docs/frontend.md."""
 
-SCREEN_KEYS = frozenset({"tables", "per_page", "rotate_s", "lang", "theme", "good", "bead", "title"})
-
 
 def named_screens() -> dict[str, dict[str, Any]]:
-    """``ROADS_SCREENS`` parsed: ``{name: {key: value}}`` (keys :data:`SCREEN_KEYS`); a broken
-    setting is no screens (and every ``/screens/<name>`` is a 404 naming it)."""
-    raw = setting("ROADS_SCREENS")
-    if not raw:
-        return {}
-    data = raw
-    if isinstance(raw, str):
-        text = raw.strip()
-        if not text.startswith("{"):
-            try:
-                text = Path(text).read_text(encoding="utf-8")
-            except OSError:
-                return {}
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError:
-            return {}
-    if not isinstance(data, Mapping):
-        return {}
-    return {str(k): {kk: vv for kk, vv in dict(v).items() if kk in SCREEN_KEYS} for k, v in data.items()
-            if isinstance(v, Mapping)}
+    """``ROADS_SCREENS`` as parsed when the app started: ``{name: {key: value}}`` (keys
+    :data:`web.settings.SCREEN_KEYS`)."""
+    return get_settings().screens
 
 
 def screen(name: str) -> dict[str, Any]:

@@ -36,20 +36,18 @@ from web.render import fonts, layout, panels
 from web.render.cells import BEAD_CONTENT, GEOMETRY
 from web.render.prims import label, panel, text
 from web.render.theme import THEMES, ThemeError
+from web.settings import DEFAULT_PATTERNS
 
 MODEL_VERSION = 1
 
 KINDS: tuple[str, ...] = ("board", "embed", "tile")
 
 MIN_TEXT_PX = 12
-"""No text of a board or embed is smaller than this many canvas px (issue: "nothing below 12 px")."""
+"""No text of a board or embed is smaller than this many canvas px (docs/frontend.md)."""
 
 MIN_CELL_PX = 12
 """An embed leaves a road out rather than draw its cells smaller than this (canvas px)."""
 
-DEFAULT_PATTERNS: tuple[str, ...] = ("long_banker", "long_player", "ping_pong")
-"""Good-road patterns a board highlights when the screen does not choose (see docs/frontend.md:
-with these, a quarter or fewer of the demo's tables are highlighted at a time)."""
 
 
 class ModelError(ValueError):
