@@ -25,8 +25,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     config.load(app, test_config)
 
     from web import service
+    from web.http import converters
     from web.http import errors
 
+    converters.init_app(app)
     errors.init_app(app)
     service.init_app(app)
 

@@ -108,9 +108,11 @@ def error_response(err: ApiError) -> Response:
             "<!doctype html><meta charset=utf-8><title>{s} {c}</title>"
             "<h1>{s} {c}</h1><p>{m}</p>"
         ).format(s=err.status, c=html.escape(err.code), m=html.escape(err.message))
-        resp = Response(page, status=err.status, mimetype="text/html")
+        resp = Response(page.encode("utf-8", "replace"), status=err.status, mimetype="text/html")
     else:
-        resp = Response(json.dumps(body, ensure_ascii=False), status=err.status, mimetype="application/json")
+        # "replace": a message quoting an unpaired surrogate still encodes (never a 500).
+        text = json.dumps(body, ensure_ascii=False)
+        resp = Response(text.encode("utf-8", "replace"), status=err.status, mimetype="application/json")
     if err.status == 401:
         resp.headers["WWW-Authenticate"] = 'Bearer realm="roads feed"'
     return resp
