@@ -3,7 +3,7 @@
 Every view is thin: check the token, parse the body (:mod:`web.http.schemas`), call the
 :class:`web.service.Service`, map the outcome to a status. Statuses: 201 for a write that
 changed the record, 200 for a repeat that changed nothing (feeds retry; the body says
-``"status": "unchanged"``), 4xx with the error shape of :mod:`web.http.errors` for anything
+``"status": "unchanged"``), 415 for a body not sent as ``application/json``, 4xx with the error shape of :mod:`web.http.errors` for anything
 refused (nothing is stored then), 503 when the store cannot take writes.
 
 Routes (all under ``/api``, all need ``Authorization: Bearer <ROADS_FEED_TOKEN>``):
@@ -21,7 +21,7 @@ import hmac
 from flask import Blueprint, Response, current_app, request
 
 from web.http import schemas
-from web.http.errors import Unauthorized
+from web.http.errors import ApiError, Unauthorized
 from web.service import Ack, encode, get_service
 
 bp = Blueprint("feed", __name__, url_prefix="/api")
@@ -46,6 +46,13 @@ def require_token() -> None:
 
 
 def _body() -> dict:
+    """The request's JSON object: 415 unless ``Content-Type: application/json`` (any
+    parameters, e.g. ``; charset=utf-8``), 413 past ``MAX_CONTENT_LENGTH``, 400 for a body
+    :func:`web.http.schemas.load_json` refuses."""
+    if request.mimetype != "application/json":
+        given = request.headers.get("Content-Type")
+        raise ApiError(f"a feed body is JSON: send 'Content-Type: application/json', got {given!r}"[:200],
+                       status=415, code="unsupported_media_type", field="Content-Type")
     # get_data raises RequestEntityTooLarge (413) past MAX_CONTENT_LENGTH.
     return schemas.load_json(request.get_data(cache=False))
 
