@@ -5,7 +5,7 @@ HTTP with the feed token, retrying safely (the feed is idempotent: the same roun
 is a no-op success). ``roads replay`` and the demo's tables both use it, so every round
 enters through the same feed path a live table uses (issue 7), never a side door.
 
-:class:`Demo` runs the service on loopback with werkzeug's threaded server (flask-sock
+:class:`Demo` runs the service on loopback with werkzeug's threaded server (simple-websocket
 WebSockets need a thread per connection) on an embedded store in a temporary or given data
 directory, and one :class:`SimulatedTable` thread per table: each deals real shoes with the
 rules engine at a jittered pace and starts the next shoe at the end of one.

@@ -1,4 +1,4 @@
-"""WebSocket push of live snapshots (flask-sock): one table's board, or the lobby wall.
+"""WebSocket push of live snapshots (simple-websocket): one table's board, or the lobby wall.
 
 Endpoints:
 
@@ -38,8 +38,8 @@ Settings (``app.config``, else the environment, else the defaults here):
 ``ROADS_WS_KEEPALIVE_S`` (seconds, default 20): an idle connection gets a keepalive frame
     this often (the browser closes and reconnects a connection silent for 75 s).
 ``ROADS_WS_PING_S`` (seconds, default 25): protocol-level ping interval; a client that has
-    not answered the previous ping is closed. 0 disables. Becomes flask-sock's
-    ``SOCK_SERVER_OPTIONS["ping_interval"]`` unless that is set.
+    not answered the previous ping is closed. 0 disables. Becomes
+    ``SOCK_SERVER_OPTIONS["ping_interval"]`` (:mod:`web.http.handshake`) unless that is set.
 ``ROADS_WS_MAX_MESSAGE_BYTES`` (bytes, default 4096): largest client frame accepted.
 
 Serving: one thread per open WebSocket, so under gunicorn use the ``gthread`` worker with
@@ -56,15 +56,14 @@ import time
 from typing import Any, Callable
 
 from flask import Blueprint, Flask, current_app
-from flask_sock import Sock
 from simple_websocket import ConnectionClosed
 
 from web.settings import number_setting
+from web.http import handshake
 from web.http.errors import ApiError
 from web.hub import Hub, Message
 from web.service import get_service
 
-sock = Sock()
 bp = Blueprint("ws", __name__)
 
 KEEPALIVE_S = 20.0
@@ -404,7 +403,7 @@ def stream(ws: Any, topic: str, initial: Callable[[], tuple[int, bytes]]) -> Non
 
     ``initial()`` gives ``(version, payload)`` when the hub has nothing on ``topic`` yet.
     Returns when the connection closes; raises ``ConnectionClosed`` from a send on a
-    closed connection (flask-sock treats that as a normal end).
+    closed connection (:func:`web.http.handshake.route` treats that as a normal end).
     """
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     hub = get_service(app).hub
@@ -434,7 +433,7 @@ def _drain(ws: Any) -> None:
     raise ConnectionClosed(1008, "too many client messages")
 
 
-@sock.route("/ws/tables/<table_id>", bp=bp)
+@handshake.route(bp, "/ws/tables/<table_id>")
 def table_socket(ws: Any, table_id: str) -> None:
     """Live snapshots of one table; error frame + close 4404 for an unknown table."""
     service = get_service()
@@ -447,7 +446,7 @@ def table_socket(ws: Any, table_id: str) -> None:
     stream(ws, table_topic(table_id), lambda: service.snapshot_json(table_id))
 
 
-@sock.route("/ws/lobby", bp=bp)
+@handshake.route(bp, "/ws/lobby")
 def lobby_socket(ws: Any) -> None:
     """Live lobby list (every table's lobby entry)."""
     service = get_service()
@@ -478,4 +477,3 @@ def init_app(app: Flask) -> None:
     app.config["SOCK_SERVER_OPTIONS"] = options
     app.extensions["roads.ws_frames"] = FrameCache()
     app.register_blueprint(bp)
-    sock.init_app(app)
