@@ -17,11 +17,12 @@ Routes (all under ``/api``, all need ``Authorization: Bearer <ROADS_FEED_TOKEN>`
 from __future__ import annotations
 
 import hmac
+from urllib.parse import unquote_plus
 
 from flask import Blueprint, Response, current_app, request
 
 from web.http import schemas
-from web.http.errors import ApiError, Unauthorized
+from web.http.errors import ApiError, BadRequest, Unauthorized
 from web.service import Ack, encode, get_service
 
 bp = Blueprint("feed", __name__, url_prefix="/api")
@@ -32,9 +33,11 @@ def require_token() -> None:
     """Refuse (401) a write without ``Authorization: Bearer <token>`` or with a wrong token.
 
     Runs before the body is read; compares in constant time (``hmac.compare_digest``). With
-    no ``ROADS_FEED_TOKEN`` configured every write is refused.
+    no ``ROADS_FEED_TOKEN`` configured every write is refused. A credential in the query
+    string is refused first (400 ``token_in_query``, :func:`_refuse_token_in_query`).
     """
     expected = current_app.config.get("ROADS_FEED_TOKEN") or ""
+    _refuse_token_in_query(str(expected))
     header = request.headers.get("Authorization", "")
     scheme, _, given = header.partition(" ")
     if not expected:
@@ -43,6 +46,24 @@ def require_token() -> None:
         raise Unauthorized("missing 'Authorization: Bearer <token>' header", field="Authorization")
     if not hmac.compare_digest(given.strip().encode("utf-8"), str(expected).encode("utf-8")):
         raise Unauthorized("wrong feed token", field="Authorization")
+
+
+TOKEN_QUERY_KEYS = frozenset({"token", "access_token", "auth", "authorization", "bearer", "key", "api_key",
+                              "apikey", "feed_token", "password", "secret"})
+"""Query option names that carry a credential; a feed write with one is refused."""
+
+
+def _refuse_token_in_query(expected: str) -> None:
+    """400 ``token_in_query`` for a write whose URL carries a credential (a
+    :data:`TOKEN_QUERY_KEYS` option, or the feed token itself anywhere in the query string):
+    URLs are written to logs and proxies' histories. The message never repeats the value."""
+    for key in request.args:
+        if key.lower() in TOKEN_QUERY_KEYS:
+            raise BadRequest(f"credentials go in the 'Authorization: Bearer <token>' header, never in the URL "
+                             f"(query option {key[:40]!r}; URLs are logged)", field=key[:40], code="token_in_query")
+    if expected and expected in unquote_plus(request.query_string.decode("latin-1")):
+        raise BadRequest("credentials go in the 'Authorization: Bearer <token>' header, never in the URL "
+                         "(the query string holds the feed token; URLs are logged)", code="token_in_query")
 
 
 def _body() -> dict:
