@@ -1,4 +1,4 @@
-"""The table feed: authenticated JSON writes of rounds, shoes, voids and corrections (issue 4).
+"""The table feed: authenticated JSON writes of rounds, shoes, voids and corrections (docs/api.md).
 
 Every view is thin: check the token, parse the body (:mod:`web.http.schemas`), call the
 :class:`web.service.Service`, map the outcome to a status. Statuses: 201 for a write that
@@ -19,11 +19,12 @@ from __future__ import annotations
 import hmac
 from urllib.parse import unquote_plus
 
-from flask import Blueprint, Response, current_app, request
+from flask import Blueprint, Response, request
 
 from web.http import schemas
 from web.http.errors import ApiError, BadRequest, Unauthorized
 from web.service import Ack, encode, get_service
+from web.settings import get_settings
 
 bp = Blueprint("feed", __name__, url_prefix="/api")
 
@@ -36,8 +37,8 @@ def require_token() -> None:
     no ``ROADS_FEED_TOKEN`` configured every write is refused. A credential in the query
     string is refused first (400 ``token_in_query``, :func:`_refuse_token_in_query`).
     """
-    expected = current_app.config.get("ROADS_FEED_TOKEN") or ""
-    _refuse_token_in_query(str(expected))
+    expected = get_settings().feed_token or ""
+    _refuse_token_in_query(expected)
     header = request.headers.get("Authorization", "")
     scheme, _, given = header.partition(" ")
     if not expected:
