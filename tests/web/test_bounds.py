@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import Feed
+
 from test_feed import error_of
 
 P1, B1 = ["4S", "KD", "9H"], ["7C", "JD"]

@@ -22,7 +22,7 @@ import string
 import pytest
 from hypothesis import HealthCheck, event, example, given, settings, strategies as st
 
-from conftest import FEED_TOKEN, make_app
+from support.feed import FEED_TOKEN, close_app, make_app
 
 MAX_EXAMPLES = {"writes": 400, "wrong_content_type": 100, "reads": 300}
 """Generated cases per property per run (plus the fixed @example cases)."""
@@ -57,13 +57,13 @@ def fuzz_app(tmp_path_factory):
         assert resp.status_code == 201
     assert client.post("/api/tables/T1/shoes/1/rounds/2/void", json={"reason": "misdeal"}, headers=AUTH).status_code == 201
     yield app
-    app.extensions["roads"].close()
+    close_app(app)
 
 
 def stored(app) -> tuple:
     """Everything stored and shown: the store's events, then the read API's answers."""
     client = app.test_client()
-    events = [ev.to_json() for ev in app.extensions["roads"].store.load()]
+    events = [ev.to_json() for ev in app.extensions["roads.service"].store.load()]
     shown = [client.get(p).data for p in ("/api/tables", "/api/tables/T1", "/api/tables/T1/shoes",
                                           "/api/tables/T1/shoes/1", "/api/tables/T1/shoes/1/rounds")]
     return events, shown

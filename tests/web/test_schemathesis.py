@@ -26,7 +26,7 @@ import tempfile
 import schemathesis
 from hypothesis import HealthCheck, settings
 
-from conftest import FEED_TOKEN, make_app
+from support.feed import FEED_TOKEN, close_app, make_app
 
 MAX_EXAMPLES = 40
 """Generated cases per operation per run."""

@@ -16,8 +16,8 @@ import threading
 import pytest
 import requests
 
-from conftest import FEED_TOKEN, make_app
-from serving_support import ServeProcess, serve_app
+from support.feed import FEED_TOKEN, close_app, make_app
+from support.serving import ServeProcess, serve_app
 
 AUTH = {"Authorization": f"Bearer {FEED_TOKEN}"}
 POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
@@ -87,7 +87,7 @@ def test_embed_origins_come_from_the_setting(tmp_path):
         assert csp.endswith("; frame-ancestors https://lobby.example.com https://*.casino.example:8443 'self'")
         assert_locked(client.get("/lobby").headers)
     finally:
-        app.extensions["roads"].close()
+        close_app(app)
 
 
 @pytest.mark.parametrize("value", ["", "lobby.example.com", "https://", "javascript:alert(1)", "https://a.b/path",

@@ -32,8 +32,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from conftest import FEED_TOKEN, dealt_rounds
-from serving_support import free_port
+from support.feed import FEED_TOKEN, dealt_rounds
+from support.serving import free_port
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]
 

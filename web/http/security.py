@@ -18,22 +18,15 @@ The pages have no inline script or style (their JSON data blocks, ``<script
 type="application/json">``, are not executed and need no CSP source), so the policy needs no
 nonce or hash; a change that adds inline code must move it to ``static/``.
 
-Setting (``app.config``, else the environment, else the default):
-
-``ROADS_EMBED_ORIGINS`` (space- or comma-separated origins, default ``*``)
-    The sites that may put ``/embed/<table>`` in an ``<iframe>``: ``*`` (any site),
-    ``'self'``, or origins such as ``https://lobby.example.com`` or ``https://*.example.com``
-    (scheme, host with an optional leading ``*.``, optional port). Raises
-    :class:`web.settings.ConfigError` naming the setting for anything else.
+Setting: ``ROADS_EMBED_ORIGINS`` (``embed_origins`` of :class:`web.settings.Settings`, ``*`` by
+default): the sites that may frame the embed, checked there.
 """
 
 from __future__ import annotations
 
-import os
-import re
-from typing import Any
-
 from flask import Flask, Response, request
+
+from web.settings import get_settings
 
 EMBED_PREFIX = "/embed/"
 """Paths that may be framed (by ``ROADS_EMBED_ORIGINS``); no other path may be."""
@@ -42,33 +35,6 @@ PAGE_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src
                "font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'")
 """The Content-Security-Policy of every response, before its ``frame-ancestors`` part.
 ``connect-src 'self'`` covers the pages' own ``ws:``/``wss:`` URL (CSP Level 3)."""
-
-_ORIGIN_RE = re.compile(r"^https?://(\*\.)?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*"
-                        r"(:[0-9]{1,5})?$")
-
-DEFAULT_EMBED_ORIGINS = "*"
-"""Default ``ROADS_EMBED_ORIGINS``: any site may frame the embed."""
-
-
-def parse_origins(value: Any) -> tuple[str, ...]:
-    """``ROADS_EMBED_ORIGINS`` as a tuple of CSP source expressions.
-
-    ``value`` is text (space- or comma-separated) or a list of strings. Raises
-    :class:`web.settings.ConfigError` for an empty list or an entry that is not ``*``,
-    ``'self'`` or an ``http(s)://host[:port]`` origin (host optionally ``*.``-prefixed).
-    """
-    from web.settings import ConfigError
-
-    items = value if isinstance(value, (list, tuple)) else re.split(r"[\s,]+", str(value or "").strip())
-    items = [str(i).strip() for i in items if str(i).strip()]
-    if not items:
-        raise ConfigError(f"ROADS_EMBED_ORIGINS must list at least one origin or '*', got {value!r}")
-    for item in items:
-        if item not in ("*", "'self'") and not _ORIGIN_RE.match(item):
-            raise ConfigError(f"ROADS_EMBED_ORIGINS: {item!r} is not '*', 'self' or an origin such as "
-                              "https://lobby.example.com")
-    return tuple(items)
-
 
 def headers_for(path: str, embed_origins: tuple[str, ...]) -> list[tuple[str, str]]:
     """The security headers of a response to ``path``, as ``(name, value)`` pairs."""
@@ -80,16 +46,13 @@ def headers_for(path: str, embed_origins: tuple[str, ...]) -> list[tuple[str, st
 
 
 def embed_origins(app: Flask) -> tuple[str, ...]:
-    """The parsed ``ROADS_EMBED_ORIGINS`` of ``app`` (see :func:`init_app`)."""
-    return app.extensions["roads.embed_origins"]
+    """The origins of ``app``'s ``ROADS_EMBED_ORIGINS``, as CSP source expressions."""
+    return tuple(get_settings(app).embed_origins.split())
 
 
 def init_app(app: Flask) -> None:
-    """Read ``ROADS_EMBED_ORIGINS`` (raising :class:`web.settings.ConfigError` for a bad one)
-    and add the headers of :func:`headers_for` to every response the app makes."""
-    raw = app.config.get("ROADS_EMBED_ORIGINS", os.environ.get("ROADS_EMBED_ORIGINS", DEFAULT_EMBED_ORIGINS))
-    app.config["ROADS_EMBED_ORIGINS"] = raw
-    origins = app.extensions["roads.embed_origins"] = parse_origins(raw)
+    """Add the headers of :func:`headers_for` to every response the app makes."""
+    origins = embed_origins(app)
 
     @app.after_request
     def _security_headers(resp: Response) -> Response:
