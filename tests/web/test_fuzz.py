@@ -71,11 +71,11 @@ def stored(app) -> tuple:
 
 def assert_error_shape(resp) -> dict | None:
     """A 4xx in the one shape: JSON ``{"error": {status, code, message, field}}``, or for a
-    browser outside /api/ the small HTML page with the same status and code."""
+    browser outside /api/ the error page (web/http/error_pages.py) with the same status."""
     assert 400 <= resp.status_code < 500, (resp.status_code, resp.data[:300])
     if resp.mimetype == "text/html":
         assert not resp.request.path.startswith("/api/")
-        assert f"<h1>{resp.status_code} ".encode() in resp.data
+        assert f'data-status="{resp.status_code}"'.encode() in resp.data   # web/templates/error.html
         return None
     assert resp.mimetype == "application/json", resp.mimetype
     body = json.loads(resp.data)
@@ -142,8 +142,10 @@ def _could_be_legal(name: str, value, original) -> bool:
         return isinstance(value, str) and 1 <= len(value) <= 500 or value is None
     if name == "cut_card_position":
         return value is None or (type(value) is int and 0 <= value <= 832)
-    if name == "burn":
-        return isinstance(value, list) and not value  # an empty burn is "not known": legal
+    if name in ("shoe", "round"):
+        return type(value) is int and 1 <= value <= 10**9
+    if name in ("player", "banker", "burn"):  # strings might be cards ("10D " is one); [] is a legal burn
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
     return False
 
 
