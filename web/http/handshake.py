@@ -20,6 +20,8 @@ Server options come from ``app.config["SOCK_SERVER_OPTIONS"]`` (``ping_interval`
 from __future__ import annotations
 
 import dataclasses
+import errno
+import logging
 from functools import wraps
 from typing import Any, Callable
 
@@ -31,6 +33,8 @@ from wsproto.utilities import ProtocolError
 
 from web.http import security
 from web.http.errors import BadRequest
+
+log = logging.getLogger(__name__)
 
 
 class Server(simple_websocket.Server):
@@ -83,11 +87,29 @@ class _Handled(Response):
         return []
 
 
+DISCONNECT_ERRNOS = frozenset({errno.EPIPE, errno.ECONNRESET, errno.ECONNABORTED, errno.ENOTCONN,
+                               errno.ESHUTDOWN, errno.ETIMEDOUT, errno.EBADF})
+"""``OSError`` numbers that mean the client's connection is gone (EBADF: the socket was closed
+while a write was on its way)."""
+
+
+def is_disconnect(err: OSError) -> bool:
+    """Whether ``err`` from a socket write just means the client went away."""
+    return isinstance(err, (ConnectionError, TimeoutError)) or err.errno in DISCONNECT_ERRNOS
+
+
+def describe(err: OSError) -> str:
+    """``"ConnectionResetError, errno 104"``: the kind of a disconnect, for one log line."""
+    return f"{type(err).__name__}, errno {err.errno}" if err.errno is not None else type(err).__name__
+
+
 def route(bp: Blueprint, rule: str) -> Callable[[Callable[..., None]], Callable[..., Response]]:
     """Register ``f(ws, **path_args)`` on ``bp`` as the WebSocket endpoint ``rule``.
 
     ``f`` runs after the handshake, on the request's thread, for the connection's whole
-    life; ``ConnectionClosed`` out of it is a normal end. The socket is closed after ``f``
+    life; ``ConnectionClosed`` out of it is a normal end, and so is an ``OSError`` that
+    means the client went away (:func:`is_disconnect`: reset, broken pipe...), which is logged
+    as one INFO line (logger ``web.http.handshake``), never a traceback. The socket is closed after ``f``
     returns (a close already sent or received is no error).
     """
 
@@ -100,6 +122,10 @@ def route(bp: Blueprint, rule: str) -> Callable[[Callable[..., None]], Callable[
                 f(ws, *args, **kwargs)
             except ConnectionClosed:
                 pass
+            except OSError as e:  # the peer went away mid-write: ordinary, one line, no traceback
+                if not is_disconnect(e):
+                    raise
+                log.info("WebSocket %s: client gone (%s)", request.path, describe(e))
             try:
                 ws.close()
             except Exception:  # noqa: BLE001 (already closed, or the peer is gone: nothing to do)

@@ -45,6 +45,8 @@ server (threaded) works too.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import socket
 import threading
@@ -69,6 +71,9 @@ POLL_S = 1.0
 """Longest a connection's thread (or a fan-out thread) waits before checking that its client
 is still there (that it still has subscribers), in seconds: a closed connection frees its
 server thread within this time."""
+
+CLOSE_WAIT_S = 5.0
+"""Longest a close waits for a write in progress on the same socket, in seconds."""
 
 CLOSE_UNKNOWN_TABLE = 4404
 """Close code sent after the error frame for an unknown table (4000-4999: application codes)."""
@@ -156,8 +161,10 @@ class SerialSocket:
     inside it and the client drops the connection. Here ``send`` and ``sendall`` take the
     subscriber's write turn (:meth:`Subscriber.write_raw`): they wait while another write
     is in progress, first finish a frame that ``offer`` began, then write all of ``data``
-    (a whole frame) before anyone else may write. Everything else (``recv``, ``fileno``,
-    ``close``, ``setsockopt``, ``shutdown``...) goes straight to the socket.
+    (a whole frame) before anyone else may write. ``close`` waits for the write in progress
+    (:meth:`Subscriber.close_socket`): simple-websocket's reader thread closes the socket when
+    the peer goes, and a close racing a keepalive write used to end in ``EBADF``. Everything
+    else (``recv``, ``fileno``, ``setsockopt``, ``shutdown``...) goes straight to the socket.
     """
 
     def __init__(self, sub: "Subscriber", sock: socket.socket) -> None:
@@ -172,6 +179,10 @@ class SerialSocket:
     def sendall(self, data: bytes, flags: int = 0) -> None:
         """Write all of ``data`` in turn (blocking)."""
         self._sub.write_raw(data, flags)
+
+    def close(self) -> None:
+        """Close the socket once no write is in progress (:meth:`Subscriber.close_socket`)."""
+        self._sub.close_socket()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._sock, name)
@@ -210,6 +221,7 @@ class Subscriber:
         self.writing = False  # a blocking writer holds the write turn
         self.busy = False  # the handler thread is writing
         self.dead = False
+        self.closed = False  # the socket is closed (or closing): no write may start
         if self.raw:
             ws.sock = SerialSocket(self, sock)
 
@@ -241,10 +253,13 @@ class Subscriber:
 
         Waits until no other write is in progress, takes the turn, finishes the frame
         ``offer`` began (if any), writes ``data``, then gives the turn back. Never called by
-        the fan-out thread. Raises ``OSError`` as the socket does.
+        the fan-out thread. Raises ``OSError`` as the socket does, and ``BrokenPipeError``
+        once the socket is closed (:meth:`close_socket`).
         """
         with self.cond:
             self.cond.wait_for(lambda: not self.writing)
+            if self.closed:
+                raise BrokenPipeError(errno.EPIPE, "the WebSocket connection is closed")
             self.writing = True
             rest, self.rest = self.rest, b""
         try:
@@ -256,6 +271,25 @@ class Subscriber:
             with self.cond:
                 self.writing = False
                 self.cond.notify_all()
+
+    def close_socket(self) -> None:
+        """Close the real socket without racing a write (any thread; idempotent).
+
+        No write starts after this is called; a write in progress is let finish, or, when it
+        is blocked on a peer that stopped reading, ended by ``shutdown`` (which leaves the file
+        descriptor open, so no other connection can be handed it meanwhile). Then the socket
+        is closed. Waits at most :data:`CLOSE_WAIT_S` for the writer.
+        """
+        with self.cond:
+            self.dead = self.closed = True
+            self.cond.notify_all()
+            writing = self.writing
+        if writing:
+            with contextlib.suppress(OSError):
+                self.sock.shutdown(socket.SHUT_RDWR)
+        with self.cond:
+            self.cond.wait_for(lambda: not self.writing, timeout=CLOSE_WAIT_S)
+        self.sock.close()
 
     def write_blocking(self, message: Message) -> None:
         """Write ``message`` now, blocking this thread until the socket took it all."""
