@@ -12,6 +12,7 @@ import contextlib
 import http.server
 import socket
 import threading
+import time
 
 import pytest
 import requests
@@ -159,6 +160,29 @@ def test_roads_serve_sends_no_server_banner(tmp_path):
         assert head.startswith(b"HTTP/1.1 101 ") and b"Server:" not in head
     finally:
         proc.kill()
+
+
+def test_roads_serve_refuses_a_token_in_the_url_and_never_logs_query_strings(tmp_path):
+    secret = "query-token-never-logged-91c2"
+    log = tmp_path / "serve.log"
+    proc = ServeProcess(tmp_path / "data", stderr_path=log)
+    try:
+        resp = requests.post(f"http://{proc.base}/api/tables/T1/rounds?token={secret}", timeout=10,
+                             json={"shoe": 1, "round": 1, "player": ["4S", "KD", "9H"], "banker": ["7C", "JD"]})
+        err = resp.json()["error"]
+        assert (resp.status_code, err["code"], err["field"]) == (400, "token_in_query", "token")
+        assert secret not in resp.text
+        resp = requests.post(f"http://{proc.base}/api/tables/T1/rounds?x={FEED_TOKEN}", headers=AUTH, timeout=10,
+                             json={"shoe": 1, "round": 1, "player": ["4S", "KD", "9H"], "banker": ["7C", "JD"]})
+        assert (resp.status_code, resp.json()["error"]["code"]) == (400, "token_in_query")
+        assert requests.get(f"http://{proc.base}/lobby?theme=light&k={secret}", timeout=10).status_code == 200
+        time.sleep(0.3)
+    finally:
+        proc.kill()
+    text = log.read_text(encoding="utf-8")
+    assert "/api/tables/T1/rounds?\u2026" in text.encode("ascii", "backslashreplace").decode() or "/api/tables/T1/rounds?…" in text
+    assert "/lobby?…" in text
+    assert secret not in text and FEED_TOKEN not in text
 
 
 # ----------------------------------------------------------------------------- in a browser
