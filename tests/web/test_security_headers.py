@@ -180,7 +180,7 @@ def test_roads_serve_refuses_a_token_in_the_url_and_never_logs_query_strings(tmp
     finally:
         proc.kill()
     text = log.read_text(encoding="utf-8")
-    assert "/api/tables/T1/rounds?\u2026" in text.encode("ascii", "backslashreplace").decode() or "/api/tables/T1/rounds?…" in text
+    assert "/api/tables/T1/rounds?\u2026" in text   # the path, and only a mark for the query
     assert "/lobby?…" in text
     assert secret not in text and FEED_TOKEN not in text
 
