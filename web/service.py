@@ -25,6 +25,7 @@ table versions. Event payloads: :mod:`roads.events`.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
@@ -35,7 +36,7 @@ from roads.errors import NotInRecord, RecordConflict, UnknownTable
 from roads.events import Event
 from roads.table import Unchanged, Write
 from roads.variants import get_variant
-from web.http.errors import BadRequest, Unavailable
+from web.http.errors import ApiError, BadRequest, Unavailable
 from web.hub import Hub
 from roads.ids import TABLE_ID_RULE, is_table_id
 from web.settings import ConfigError, get_settings
@@ -63,16 +64,22 @@ class Service:
     """Writes to the tables' records over a :class:`Store`, and their read model (module doc).
 
     ``tables`` is the parsed ``ROADS_TABLES`` setting (:attr:`web.settings.Settings.tables`);
-    ``clock`` returns Unix seconds (tests may fix it). Construction loads every stored event
+    ``clock`` returns Unix seconds (tests may fix it); ``max_tables`` and
+    ``only_configured_tables`` bound the tables that writes may create (``ROADS_MAX_TABLES``,
+    ``ROADS_ONLY_CONFIGURED_TABLES``; :meth:`write`). Construction loads every stored event
     and publishes every table and the lobby. Raises :class:`web.settings.ConfigError` for a
     configured variant that is not a preset.
     """
 
     def __init__(self, store: Store, *, tables: Mapping[str, Mapping[str, Any]] | None = None,
-                 hub: Hub | None = None, clock: Callable[[], float] = time.time) -> None:
+                 hub: Hub | None = None, clock: Callable[[], float] = time.time,
+                 max_tables: int | None = None, only_configured_tables: bool = False) -> None:
         self.store = store
         self.hub = hub or Hub()
         self.clock = clock
+        self.max_tables = max_tables
+        self.only_configured_tables = only_configured_tables
+        self._create_lock = threading.Lock()
         self.views = Views(self.hub)
         for table_id, cfg in (tables or {}).items():
             variant_id = cfg.get("variant")
@@ -137,13 +144,45 @@ class Service:
         it on its first stored event; the others need a known table. Raises the
         :mod:`roads.errors` error of a refused write (:class:`roads.errors.UnknownTable` for an
         unknown table), :class:`web.http.errors.BadRequest` (``bad_table_id``) for a table id
-        that is not a slug and :class:`web.http.errors.Unavailable` when the store cannot be
-        read or written. Nothing changes when it raises.
+        that is not a slug, :class:`web.http.errors.ApiError` 403 ``table_not_allowed`` (an id
+        outside ``ROADS_TABLES`` when only those may be written) or ``too_many_tables`` (the
+        table would be one more than ``ROADS_MAX_TABLES``), and
+        :class:`web.http.errors.Unavailable` when the store cannot be read or written. Nothing
+        changes when it raises.
         """
-        if write.creates_table:
-            t = self._slot_for_write(table_id)
-        else:
-            t = self._existing_for_write(table_id)
+        known = self.views.slots.get(table_id)
+        if self.only_configured_tables and (known is None or not known.configured):
+            raise ApiError(f"table {table_id[:40]!r} is not one of the configured tables (ROADS_TABLES), and "
+                           "only those may be written (ROADS_ONLY_CONFIGURED_TABLES)",
+                           status=403, code="table_not_allowed", field="table_id")
+        if not write.creates_table:
+            return self._write(self._existing_for_write(table_id), write)
+        if known is not None and known.visible:
+            return self._write(known, write)
+        # This write may create the table: check the limit and create one table at a time.
+        self._check_table_id(table_id)
+        with self._create_lock:
+            self._check_room(table_id)
+            return self._write(self.views.slot(table_id), write)
+
+    def _check_room(self, table_id: str) -> None:
+        """403 ``too_many_tables`` when table ``table_id`` would be one more than ``max_tables``
+        (caller holds ``_create_lock``). Counts the tables this process knows: with a shared
+        Redis store, processes creating tables at the same moment may each take the last place."""
+        if self.max_tables is None:
+            return
+        known = self.views.slots.get(table_id)
+        if known is not None and known.visible:  # created meanwhile (by another process)
+            return
+        count = sum(1 for t in list(self.views.slots.values()) if t.visible)
+        if count >= self.max_tables:
+            raise ApiError(f"the service already keeps {count} tables, the most ROADS_MAX_TABLES allows; "
+                           f"table {table_id!r} was not created", status=403, code="too_many_tables",
+                           field="table_id")
+
+    def _write(self, t: TableSlot, write: Write) -> Ack:
+        """Decide, append, apply and publish ``write`` on ``t`` (the module docstring's steps)."""
+        table_id = t.id
         with t.lock:
             for _ in range(APPEND_ATTEMPTS):
                 try:
@@ -171,13 +210,13 @@ class Service:
                 return Ack(True, self.views.ack(t, "recorded", outcome.shoe, outcome.round))
         raise Unavailable(f"table {table_id!r} is being written by other processes; try again")
 
-    def _slot_for_write(self, table_id: str) -> TableSlot:
+    @staticmethod
+    def _check_table_id(table_id: str) -> None:
         if not is_table_id(table_id):
             raise BadRequest(
-                f"table id {table_id!r} is not {TABLE_ID_RULE}",
+                f"table id {table_id[:40]!r} is not {TABLE_ID_RULE}",
                 field="table_id", code="bad_table_id",
             )
-        return self.views.slot(table_id)
 
     def _existing_for_write(self, table_id: str) -> TableSlot:
         t = self.views.slots.get(table_id)
@@ -237,7 +276,8 @@ def init_app(app: Flask) -> None:
     settings = get_settings(app)
     store = open_store(settings)
     try:
-        service = Service(store, tables=settings.tables)
+        service = Service(store, tables=settings.tables, max_tables=settings.max_tables,
+                          only_configured_tables=settings.only_configured_tables)
     except BaseException:
         store.close()
         raise

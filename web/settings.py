@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Annotated, Any, Mapping
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -137,10 +138,24 @@ class Settings(BaseSettings):
     ws_ping_s: float = _field(
         25.0, "seconds",
         "WebSocket protocol ping interval; a client that has not answered the previous ping is closed. "
-        "0 disables. Becomes flask-sock's `SOCK_SERVER_OPTIONS['ping_interval']` unless that is set.",
+        "0 disables. Becomes `SOCK_SERVER_OPTIONS['ping_interval']` (`web.http.handshake`) unless that is set.",
         ge=0, le=3600)
     ws_max_message_bytes: int = _field(4096, "bytes", "Largest frame accepted from a WebSocket client.",
                                        ge=16, le=1024 * 1024)
+    embed_origins: str = _field(
+        "*", "origins, space- or comma-separated",
+        "Sites that may put `/embed/<table>` in an `<iframe>` (`Content-Security-Policy: frame-ancestors`): "
+        "`*` (any), `'self'`, or origins such as `https://lobby.example.com` or `https://*.example.com`; no "
+        "other page may be framed (`web.http.security`).")
+    max_tables: int = _field(
+        500, "tables",
+        "Most tables the service keeps; a feed write that would create one more is refused with 403 "
+        "`too_many_tables` and stores nothing (every lobby page and lobby frame carries every table).",
+        ge=1, le=100_000)
+    only_configured_tables: bool = _field(
+        False, "true/false",
+        "`true`: only the tables listed in `ROADS_TABLES` may be written; a write to another id is "
+        "refused with 403 `table_not_allowed` and stores nothing.")
     font_dir: Path | None = _field(
         None, "directory",
         "Extra font folder searched before the bundled `static/fonts` for PNG text (read from the "
@@ -168,12 +183,17 @@ class Settings(BaseSettings):
 
     @field_validator("port", "max_body_bytes", "redis_timeout_s", "png_cache_entries", "png_cache_bytes",
                      "png_max_age_s", "png_past_max_age_s", "ws_keepalive_s", "ws_ping_s",
-                     "ws_max_message_bytes", "stale_s", mode="before")
+                     "ws_max_message_bytes", "max_tables", "stale_s", mode="before")
     @classmethod
     def _no_booleans(cls, value: Any) -> Any:
         if isinstance(value, bool):
             raise _NotANumber("a boolean is not a number")
         return value
+
+    @field_validator("embed_origins")
+    @classmethod
+    def _origins(cls, value: str) -> str:
+        return " ".join(embed_origin_list(value))
 
     @field_validator("tables", mode="before")
     @classmethod
@@ -277,6 +297,24 @@ def init_app(app: Flask, test_config: Mapping[str, Any] | None = None) -> Settin
 def get_settings(app: Flask | None = None) -> Settings:
     """The :class:`Settings` of ``app`` (default: the current app), made by :func:`init_app`."""
     return (app or current_app).extensions[EXTENSION]
+
+
+_ORIGIN_RE = re.compile(r"https?://(\*\.)?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*"
+                        r"(:[0-9]{1,5})?")
+
+
+def embed_origin_list(value: str) -> list[str]:
+    """``ROADS_EMBED_ORIGINS`` as a list of CSP source expressions (``"*"``, ``"'self'"``,
+    ``"https://host[:port]"`` with an optional leading ``*.`` in the host), split at spaces and
+    commas. Raises :class:`ConfigError` naming the setting for an empty list or another entry."""
+    items = [i for i in re.split(r"[\s,]+", value.strip()) if i]
+    if not items:
+        raise ConfigError(f"ROADS_EMBED_ORIGINS must list at least one origin or '*', got {value!r}")
+    for item in items:
+        if item not in ("*", "'self'") and not _ORIGIN_RE.fullmatch(item):
+            raise ConfigError(f"ROADS_EMBED_ORIGINS: {item!r} is not '*', 'self' or an origin such as "
+                              "https://lobby.example.com")
+    return items
 
 
 def table_configs(value: Any) -> TableConfigs:

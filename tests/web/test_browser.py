@@ -125,7 +125,9 @@ def feed(live, auth):
 
 
 def open_page(browser, url, *, width=1920, height=1080, wait_live=True):
-    page = browser.new_page(viewport={"width": width, "height": height})
+    # bypass_csp: Playwright polls wait_for_function predicates with eval, which the pages' CSP
+    # refuses; test_security_headers.py opens the pages under their real policy.
+    page = browser.new_page(viewport={"width": width, "height": height}, bypass_csp=True)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(url)

@@ -151,9 +151,11 @@ def error_response(err: ApiError) -> Response:
     """Render ``err`` as JSON (or a small HTML page for a browser outside ``/api/``)."""
     body = err.to_json()
     if _wants_html():
-        resp = Response(_html_page(err), status=err.status, mimetype="text/html")
+        resp = Response(_html_page(err).encode("utf-8", "replace"), status=err.status, mimetype="text/html")
     else:
-        resp = Response(json.dumps(body, ensure_ascii=False), status=err.status, mimetype="application/json")
+        # "replace": a message quoting an unpaired surrogate still encodes (never a 500).
+        text = json.dumps(body, ensure_ascii=False)
+        resp = Response(text.encode("utf-8", "replace"), status=err.status, mimetype="application/json")
     if err.status == 401:
         resp.headers["WWW-Authenticate"] = 'Bearer realm="roads feed"'
     return resp

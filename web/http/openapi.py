@@ -177,6 +177,7 @@ def _errors(*statuses: int) -> dict[str, Any]:
         404: "unknown table, shoe or round",
         409: "conflicts with the record (round number taken by another round, gap, shoe going back, shoe ended)",
         413: "body larger than ROADS_MAX_BODY_BYTES",
+        415: "the body is not sent as Content-Type: application/json",
         422: "against the game's rules (tableau, totals vs winner, too many copies of a card, burn count)",
         503: "the store cannot take writes now; nothing was recorded",
     }
@@ -191,7 +192,7 @@ _ROUND_NO = {"name": "round", "in": "path", "required": True, "schema": {"type":
 _ETAG = {"name": "If-None-Match", "in": "header", "required": False, "schema": {"type": "string"},
          "description": "an ETag from an earlier answer: 304 when the snapshot has not changed"}
 _WRITE = [{"feedToken": []}]
-_WRITE_ERRORS = (400, 401, 409, 413, 422, 503)
+_WRITE_ERRORS = (400, 401, 409, 413, 415, 422, 503)
 
 
 def _paths() -> dict[str, Any]:
