@@ -61,6 +61,7 @@ from simple_websocket import ConnectionClosed
 
 from web.settings import number_setting
 from web.http.errors import ApiError
+from web.frames import FrameCache, text_frame
 from web.hub import Hub, Message
 from web.service import get_service
 
@@ -93,59 +94,6 @@ LOBBY_TOPIC = "lobby"
 def table_topic(table_id: str) -> str:
     """The hub topic of a table's snapshots (TEAM.md interface 4)."""
     return f"table:{table_id}"
-
-
-def text_frame(payload: bytes) -> bytes:
-    """An unmasked, uncompressed, final RFC 6455 text frame (server to client) carrying ``payload``.
-
-    Server frames are never masked, so one frame serves every client of a topic. Per-message
-    compression is optional per message (RFC 7692 section 6: RSV1 marks a compressed one),
-    so this frame is also valid on connections that negotiated ``permessage-deflate``.
-    """
-    n = len(payload)
-    if n < 126:
-        header = bytes((0x81, n))
-    elif n < 65536:
-        header = bytes((0x81, 126)) + n.to_bytes(2, "big")
-    else:
-        header = bytes((0x81, 127)) + n.to_bytes(8, "big")
-    return header + payload
-
-
-class FrameCache:
-    """The frame of each topic's latest message, built once per version per process.
-
-    Holds one entry per topic (the tables plus the lobby), so it is bounded by the number of
-    tables. Thread-safe.
-    """
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._frames: dict[str, tuple[Message, str, bytes]] = {}
-
-    def _entry(self, topic: str, message: Message) -> tuple[Message, str, bytes]:
-        with self._lock:
-            hit = self._frames.get(topic)
-            if hit is not None and hit[0] is message:
-                return hit
-        text = '{"type":"snapshot","topic":%s,"version":%d,"data":%s}' % (
-            json.dumps(topic), message.version, message.payload.decode("utf-8"))
-        entry = (message, text, text_frame(text.encode("utf-8")))
-        with self._lock:
-            self._frames[topic] = entry
-        return entry
-
-    def frame(self, topic: str, message: Message) -> str:
-        """``{"type":"snapshot","topic":...,"version":...,"data":<payload>}`` for ``message``.
-
-        ``message.payload`` must be UTF-8 JSON (a snapshot or the lobby list); it is inserted
-        as is, never decoded into objects and encoded again.
-        """
-        return self._entry(topic, message)[1]
-
-    def wire(self, topic: str, message: Message) -> bytes:
-        """:meth:`frame` as the bytes of one WebSocket text frame (see :func:`text_frame`)."""
-        return self._entry(topic, message)[2]
 
 
 def keepalive_frame(topic: str, version: int) -> str:
@@ -236,7 +184,7 @@ class Subscriber:
                 self.pending = message
                 self.cond.notify_all()
                 return
-            wire = self.frames.wire(self.topic, message)
+            wire = self.frames.wire_for(self.topic, message, self.version)
             try:
                 sent = self.sock.send(wire, socket.MSG_DONTWAIT)
             except BlockingIOError:
@@ -271,12 +219,13 @@ class Subscriber:
                 self.writing = False
                 self.cond.notify_all()
 
-    def write_blocking(self, message: Message) -> None:
-        """Write ``message`` now, blocking this thread until the socket took it all."""
+    def write_blocking(self, message: Message, have: int | None = None) -> None:
+        """Write ``message`` now (as a delta when the client holds ``have``, its base; else
+        the snapshot frame), blocking this thread until the socket took it all."""
         if self.raw:
-            self._sendall(self.frames.wire(self.topic, message))
+            self._sendall(self.frames.wire_for(self.topic, message, have))
         else:
-            self.ws.send(self.frames.frame(self.topic, message))
+            self.ws.send(self.frames.text_for(self.topic, message, have).decode("utf-8"))
 
     def _sendall(self, data: bytes) -> None:
         if not self.ws.connected:
@@ -308,6 +257,7 @@ class Subscriber:
                     return
                 rest, pending = bool(self.rest), self.pending
                 self.pending = None
+                have = self.version
                 if pending is not None:
                     self.version = pending.version
                 ping = not rest and pending is None and time.monotonic() - idle_since >= keepalive_s
@@ -318,7 +268,7 @@ class Subscriber:
                     return
                 _drain(self.ws)
                 if pending is not None:
-                    self.write_blocking(pending)  # finishes a begun frame first
+                    self.write_blocking(pending, have)  # finishes a begun frame first
                 elif rest:
                     self._sendall(b"")  # finish the frame offer() began (unless a writer already did)
                 if ping:
