@@ -77,6 +77,8 @@
 
   if (boot.live && boot.ws && window.WebSocket) {
     var live = new LiveSocket(boot.ws, {
+      initial: { version: boot.snapshot && boot.snapshot.version, data: boot.snapshot },
+      fullUrl: boot.full,
       onStatus: function (status) {
         state.status = status;
         document.documentElement.setAttribute("data-live", status);

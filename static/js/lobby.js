@@ -163,6 +163,8 @@
   if (boot.ws && window.WebSocket) {
     var status = document.getElementById("live-status");
     var live = new LiveSocket(boot.ws, {
+      initial: { version: boot.version, data: boot.tables },
+      fullUrl: boot.full,
       onStatus: function (s) {
         state.status = s;
         document.documentElement.setAttribute("data-live", s);

@@ -306,7 +306,7 @@ def test_themes_default_per_page_and_follow_the_query(client, table_t1, path, de
 def test_pages_load_their_css_and_scripts_which_exist(client, table_t1):
     html = client.get("/tables/T1").get_data(as_text=True)
     assets = re.findall(r'(?:href|src)="(/static/[^"]+)"', html)
-    assert assets == ["/static/css/roads.css", "/static/js/roads.js", "/static/js/live.js", "/static/js/board.js"]
+    assert assets == ["/static/css/roads.css", "/static/js/roads.js", "/static/js/delta.js", "/static/js/live.js", "/static/js/board.js"]
     for asset in assets:
         resp = client.get(asset)
         assert resp.status_code == 200, asset

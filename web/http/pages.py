@@ -33,12 +33,13 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 
 from web import i18n
 from web.http.errors import BadRequest
 from web.render.layout import LayoutError, board_layout
 from web.http.query import BAD_PARAMETER, bad_parameter, choice_arg, int_arg
+from web.push import push_urls
 from web.service import get_service
 
 bp = Blueprint("pages", __name__)
@@ -83,6 +84,14 @@ def _ws_path(endpoint: str, **values: Any) -> str:
     adds its own scheme and host, so pages behind a TLS proxy use ``wss://``)."""
     parts = urlsplit(url_for(endpoint, **values))
     return parts.path + (f"?{parts.query}" if parts.query else "")
+
+
+def _push(topic: str, endpoint: str, **values: Any) -> dict[str, Any]:
+    """Boot keys ``ws`` (where the page subscribes) and ``full`` (where it fetches the latest
+    snapshot frame after a gap, or ``None``): the production tier's nchan when
+    ``ROADS_PUSH_URL`` is set, else this service's own WebSocket route (``web.push``)."""
+    ws, full = push_urls(current_app.config, topic, _ws_path(endpoint, **values))
+    return {"ws": ws, "full": full}
 
 
 def _common(lang: str, theme: str) -> dict[str, Any]:
@@ -130,7 +139,7 @@ def lobby() -> str:
         "tile": tiles[0],  # TILE_SIZES[0] is TILE_SIZE
         "tiles": tiles,
         "labels": ctx["labels"],
-        "ws": _ws_path("ws.lobby_socket"),
+        **_push("lobby", "ws.lobby_socket"),
         "tableUrl": url_for("pages.table", table_id="{id}").replace("%7Bid%7D", "{id}"),
         "query": ("?" + "&".join(f"{k}={v}" for k, v in ctx["keep"].items())) if ctx["keep"] else "",
     }
@@ -180,7 +189,7 @@ def _board(table_id: str, shoe: int | None) -> str:
         "page": "table" if live else "past",
         "table": table_id,
         "live": live,
-        "ws": _ws_path("ws.table_socket", table_id=table_id) if live else None,
+        **(_push(f"table:{table_id}", "ws.table_socket", table_id=table_id) if live else {"ws": None, "full": None}),
         "snapshot": snapshot,
         "layouts": layouts,
         "labels": ctx["labels"],
@@ -229,7 +238,7 @@ def embed(table_id: str) -> str:
         "page": "embed",
         "table": table_id,
         "live": True,
-        "ws": _ws_path("ws.table_socket", table_id=table_id),
+        **_push(f"table:{table_id}", "ws.table_socket", table_id=table_id),
         "snapshot": snapshot,
         "layouts": {"fixed": layout},
         "labels": ctx["labels"],
