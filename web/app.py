@@ -19,10 +19,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """
     # Imported here, not at the top: ``web`` (and so ``roads --help``) stays free of pydantic,
     # Pillow, flask-sock and the store until an app is built.
-    from web import settings as config
+    from web import settings
 
     app = Flask(__name__, static_folder=str(STATIC_DIR), static_url_path="/static")
-    config.load(app, test_config)
+    settings.init_app(app, test_config)
 
     from web import service
     from web.http import errors

@@ -57,13 +57,13 @@ def ws_topic_path(topic: str) -> str:
     return "tables/" + topic.split(":", 1)[1] if topic.startswith("table:") else topic
 
 
-def push_urls(config: Any, topic: str, embedded_path: str) -> tuple[str, str | None]:
-    """``(subscribe URL, full-frame URL or None)`` for a page of ``topic``.
+def push_urls(prefix: str | None, topic: str, embedded_path: str) -> tuple[str, str | None]:
+    """``(subscribe URL, full-frame URL or None)`` for a page of ``topic``, given the
+    ``ROADS_PUSH_URL`` setting ``prefix``.
 
-    ``embedded_path`` is the service's own WebSocket path of the topic, used when
-    ``ROADS_PUSH_URL`` is unset (then there is no full-frame URL: a reconnect resyncs).
+    ``embedded_path`` is the service's own WebSocket path of the topic, used when ``prefix``
+    is unset (then there is no full-frame URL: a reconnect resyncs).
     """
-    prefix = config.get("ROADS_PUSH_URL") or None
     if prefix is None:
         return embedded_path, None
     tail = ws_topic_path(topic)
@@ -218,16 +218,11 @@ class _Refused(Exception):
 def init_app(app: Any, hub: Hub, frames: FrameCache) -> NchanPublisher | None:
     """Start the publisher when ``ROADS_NCHAN_PUBLISH_URL`` is set (``app.extensions["roads.nchan"]``).
 
-    Raises :class:`web.settings.ConfigError` for a URL that is not ``http://host[:port]/path``.
+    Raises :class:`web.settings.ConfigError` for a URL without a host.
     """
-    from web.settings import ConfigError
+    from web.settings import ConfigError, get_settings
 
-    for key in ("ROADS_NCHAN_PUBLISH_URL", "ROADS_PUSH_URL"):
-        app.config.setdefault(key, _env(key))
-    url = app.config.get("ROADS_NCHAN_PUBLISH_URL")
-    push = app.config.get("ROADS_PUSH_URL")
-    if push and not (push.startswith(("/", "ws://", "wss://")) and push.endswith("/")):
-        raise ConfigError(f"ROADS_PUSH_URL must be a path or ws(s):// URL ending in '/', got {push!r}")
+    url = get_settings(app).nchan_publish_url
     if not url:
         return None
     try:
@@ -236,9 +231,3 @@ def init_app(app: Any, hub: Hub, frames: FrameCache) -> NchanPublisher | None:
         raise ConfigError(str(exc)) from None
     app.extensions["roads.nchan"] = publisher
     return publisher
-
-
-def _env(key: str) -> str | None:
-    import os
-
-    return os.environ.get(key) or None

@@ -1,6 +1,6 @@
 """The service layer: tables, their shoes and rounds, validated writes, immutable snapshots.
 
-One :class:`Service` per app (``app.extensions["roads"]``, see :func:`init_app` and
+One :class:`Service` per app (``app.extensions["roads.service"]``, see :func:`init_app` and
 :func:`get_service`). It owns the tables' in-memory state, the :class:`web.stores.Store` and the
 :class:`web.hub.Hub`.
 
@@ -55,12 +55,16 @@ from roads.snapshot import build_snapshot
 from roads.tableau import TableauError
 from roads.variants import DEFAULT_VARIANT_ID, get_variant
 from web.http import schemas
-from web.settings import TABLE_ID_RE, ConfigError, table_configs
+from roads.ids import TABLE_ID_RULE, is_table_id
+from web.settings import ConfigError, get_settings
 from web.http.errors import BadRequest, Conflict, NotFound, Unavailable, Unprocessable
 from web.hub import Hub
 from web.stores import Event, SeqTaken, Store, StoreUnavailable, open_store
 
 log = logging.getLogger(__name__)
+
+EXTENSION = "roads.service"
+"""The ``app.extensions`` key of the app's :class:`Service`."""
 
 PAST_SHOE_CACHE = 64
 """Snapshots of past shoes kept in memory (LRU, per service); older ones are rebuilt on demand
@@ -424,9 +428,9 @@ class Service:
 
     # ------------------------------------------------------------------ writes
     def _table_for_write(self, table_id: str) -> TableState:
-        if not TABLE_ID_RE.match(table_id):
+        if not is_table_id(table_id):
             raise BadRequest(
-                f"table id {table_id!r} is not a slug of 1-32 letters, digits, '_' or '-'",
+                f"table id {table_id!r} is not {TABLE_ID_RULE}",
                 field="table_id", code="bad_table_id",
             )
         t = self._tables.get(table_id)
@@ -446,7 +450,7 @@ class Service:
                 try:
                     outcome = plan(t)
                 except (Conflict, NotFound):
-                    # With a shared store (Redis, issue 8) another process may have stored events
+                    # With a shared store (Redis) another process may have stored events
                     # this one has not applied yet: judge again after catching up before refusing.
                     if not self._catch_up_for_write(t):
                         raise
@@ -733,8 +737,8 @@ class Service:
 
     def _existing_for_write(self, table_id: str) -> TableState:
         t = self._tables.get(table_id)
-        if (t is None or not t.visible) and TABLE_ID_RE.match(table_id):
-            t = self._table_for_write(table_id)  # another process may have created it (issue 8)
+        if (t is None or not t.visible) and is_table_id(table_id):
+            t = self._table_for_write(table_id)  # another process may have created it (shared store)
             with t.lock:
                 self._catch_up_for_write(t)
         if t is None or not t.visible:
@@ -885,16 +889,17 @@ class Service:
 # ----------------------------------------------------------------------------- flask glue
 def init_app(app: Flask) -> None:
     """Open the store the settings select, load it into a :class:`Service`, and keep that in
-    ``app.extensions["roads"]``. Raises :class:`web.settings.ConfigError` for bad settings."""
-    store = open_store(app.config)
+    ``app.extensions["roads.service"]``. Raises :class:`web.settings.ConfigError` for bad settings."""
+    settings = get_settings(app)
+    store = open_store(settings)
     try:
-        service = Service(store, tables=table_configs(app.config.get("ROADS_TABLES")))
+        service = Service(store, tables=settings.tables)
     except BaseException:
         store.close()
         raise
-    app.extensions["roads"] = service
+    app.extensions[EXTENSION] = service
 
 
 def get_service(app: Flask | None = None) -> Service:
-    """The :class:`Service` of ``app`` (default: the current app)."""
-    return (app or current_app).extensions["roads"]
+    """The :class:`Service` of ``app`` (default: the current app), ``app.extensions["roads.service"]``."""
+    return (app or current_app).extensions[EXTENSION]

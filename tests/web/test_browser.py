@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from serving_support import serve_app
+from support.serving import serve_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -31,7 +31,7 @@ CHROMIUM_ARGS = [
 ]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 APPEAR_MS = 2000
-"""Issue 5: a posted round must show on the open page within 2 s."""
+"""docs/frontend.md "Tests": a posted round must show on the open page within 2 s."""
 
 ROUND_B = {"player": ["4S", "KD", "9H"], "banker": ["7C", "JD"]}
 ROUND_P_NATURAL = {"player": ["9C", "KH"], "banker": ["5D", "2S"]}

@@ -24,7 +24,7 @@ import pytest
 import requests
 from click.testing import CliRunner
 
-from serving_support import FakeJSONService, free_port
+from support.serving import FakeJSONService, free_port
 from web.cli import main
 from web.cli.demo import Demo, DemoTable, Pace, demo_tables, tables_setting
 

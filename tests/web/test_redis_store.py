@@ -1,8 +1,8 @@
-"""The Redis store (issue 8) against a real Redis: the Store contract, the atomic conditional
+"""The Redis store (docs/deploy.md) against a real Redis: the Store contract, the atomic conditional
 append under races, the follower thread, Redis going away and coming back, and the service's
 catch-up-and-revalidate path when another process took a round first.
 
-Uses the shared Redis (``redis_support.SHARED_REDIS_URL``) under a fresh key prefix per test,
+Uses the shared Redis (``support.redis.SHARED_REDIS_URL``) under a fresh key prefix per test,
 deleted afterwards, and, for the outage test, a private ``redis-server`` of its own. Skips with
 the reason when no Redis is reachable, fails instead under ``ROADS_TEST_REQUIRE_REDIS=1``.
 """
@@ -16,9 +16,9 @@ import pytest
 import redis
 from click.testing import CliRunner
 
-from conftest import Feed, dealt_rounds, make_app
-from redis_support import SHARED_REDIS_URL, PrivateRedis, shared_prefix
-from serving_support import free_port
+from support.feed import Feed, dealt_rounds, make_app
+from support.redis import SHARED_REDIS_URL, PrivateRedis, shared_prefix
+from support.serving import free_port
 from web import cli
 from web.settings import ConfigError
 from web.stores.redis import RedisStore, StoreDiverged

@@ -1,6 +1,6 @@
 """The storage interface and the SQLite store: durability settings, ordering, refusals, and
 the service's behaviour when another writer takes a sequence number first (the contract the
-Redis store of issue 8 relies on)."""
+Redis store, web.stores.redis, relies on)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 
-from conftest import FEED_TOKEN, Feed
+from support.feed import FEED_TOKEN, Feed
 from web.service import Service
 from web.stores import Event, SeqTaken, SqliteStore, Store, StoreError, StoreUnavailable, open_store
 
@@ -130,12 +130,13 @@ def shared(tmp_path):
     from web.http import api
     from web.http import errors
     from web.http import feed
+    from web import settings
 
     store = SharedStore(SqliteStore.in_dir(tmp_path))
     service = Service(store)
     app = Flask(__name__)
-    app.config.update(TESTING=True, ROADS_FEED_TOKEN=FEED_TOKEN, MAX_CONTENT_LENGTH=16384)
-    app.extensions["roads"] = service
+    settings.init_app(app, {"TESTING": True, "ROADS_FEED_TOKEN": FEED_TOKEN})
+    app.extensions["roads.service"] = service
     errors.init_app(app)
     app.register_blueprint(feed.bp)
     app.register_blueprint(api.bp)

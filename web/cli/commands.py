@@ -1,4 +1,4 @@
-"""The ``roads demo``, ``simulate``, ``replay`` and ``render`` commands (issue 7).
+"""The ``roads demo``, ``simulate``, ``replay`` and ``render`` commands (README "Command line").
 
 Registered onto the ``roads`` group of :mod:`web.cli` by :func:`register`. Heavy imports
 (Flask app, requests, Pillow) happen inside the commands so ``--help`` stays quick.
@@ -46,11 +46,53 @@ class Failure(click.ClickException):
     exit_code = EXIT_FAILURE
 
 
-def _progress(iterable: Any = None, **kwargs: Any) -> Any:
-    """A tqdm bar on stderr (hidden when stderr is not a terminal unless forced)."""
-    from tqdm import tqdm
+class _Progress:
+    """A ``click.progressbar`` on stderr; where stderr is not a terminal (a log, a pipe) click
+    draws nothing but the label, so one ``"<label> <done>/<total>"`` line ends it instead.
+    With ``enabled`` false it only counts. Use it as a context manager."""
 
-    return tqdm(iterable, file=sys.stderr, dynamic_ncols=True, **kwargs)
+    def __init__(self, iterable: Any, length: int | None, label: str, enabled: bool) -> None:
+        self.iterable, self.label, self.enabled = iterable, label, enabled
+        self.total = length if length is not None else len(iterable)
+        self.done = 0
+        self.file = sys.stderr
+        self.bar = click.progressbar(length=self.total, label=label, file=self.file,
+                                     show_pos=True) if enabled else None
+
+    def __enter__(self) -> "_Progress":
+        if self.bar is not None:
+            self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.bar is None:
+            return
+        self.bar.__exit__(*exc)
+        if exc[0] is None and not _is_terminal(self.file):
+            click.echo(f"{self.label} {self.done}/{self.total}", err=True)
+
+    def __iter__(self) -> Any:
+        for item in self.iterable:
+            yield item
+            self.update(1)
+
+    def update(self, steps: int) -> None:
+        """Advance by ``steps``."""
+        self.done += steps
+        if self.bar is not None:
+            self.bar.update(steps)
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def _progress(iterable: Any = None, *, length: int | None = None, label: str, enabled: bool) -> _Progress:
+    """A progress bar over ``iterable`` (or of ``length`` steps), see :class:`_Progress`."""
+    return _Progress(iterable, length, label, enabled)
 
 
 def _read_messages(path: Path) -> list[tuple[int, dict[str, Any]]]:
@@ -121,7 +163,7 @@ def simulate(shoes: int, seed: str, out: Path, table: str, decks: int | None, fi
     rounds = 0
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f, \
-                _progress(total=shoes, unit="shoe", disable=not progress) as bar:
+                _progress(length=shoes, label="shoes", enabled=progress) as bar:
             started = 0
             for message in simulator.simulate(table, seed=seed, shoes=shoes, first_shoe=first_shoe,
                                               decks=decks, cut_card_position=cut_card,
@@ -147,11 +189,11 @@ def simulate(shoes: int, seed: str, out: Path, table: str, decks: int | None, fi
 
 
 def _check_table_id(table: str | None, hint: str) -> None:
-    """Refuse (exit 2) a table id the service would refuse (web.settings.TABLE_ID_RE)."""
-    from web.settings import TABLE_ID_RE
+    """Refuse (exit 2) a table id the service would refuse (:data:`roads.ids.TABLE_ID_RE`)."""
+    from roads.ids import TABLE_ID_RULE, is_table_id
 
-    if table is not None and not TABLE_ID_RE.match(table):
-        raise click.BadParameter(f"table id {table!r} is not a slug of 1-32 letters, digits, '_' or '-'",
+    if table is not None and not is_table_id(table):
+        raise click.BadParameter(f"table id {table!r} is not {TABLE_ID_RULE}",
                                  param_hint=hint)
 
 
@@ -193,7 +235,7 @@ def replay(file: Path, url: str, token: str, pace: float, table: str | None, ret
     that fails to arrive is sent again (the feed is idempotent: a round already stored is
     a no-op success), so replaying a file twice changes nothing.
     """
-    from web.cli.demo import FeedClient, FeedClientError
+    from web.cli.feed_client import FeedClient, FeedClientError
 
     _check_table_id(table, "'--table'")
     messages = _read_messages(file)
@@ -204,16 +246,17 @@ def replay(file: Path, url: str, token: str, pace: float, table: str | None, ret
     client = FeedClient(url, token, retries=retries, timeout=timeout)
     sent = 0
     try:
-        for number, message in _progress(messages, unit="msg", disable=not progress):
-            if table:
-                message = {**message, "table": table}
-            try:
-                client.send(message)
-            except FeedClientError as exc:
-                raise Failure(f"{file} line {number}: {exc}") from None
-            sent += 1
-            if pace and sent < len(messages):
-                time.sleep(pace)
+        with _progress(messages, label="messages", enabled=progress) as bar:
+            for number, message in bar:
+                if table:
+                    message = {**message, "table": table}
+                try:
+                    client.send(message)
+                except FeedClientError as exc:
+                    raise Failure(f"{file} line {number}: {exc}") from None
+                sent += 1
+                if pace and sent < len(messages):
+                    time.sleep(pace)
     finally:
         client.close()
     click.echo(f"sent {sent} message(s) from {file} to {url}", err=True)

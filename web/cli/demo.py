@@ -1,9 +1,7 @@
-"""The standalone demo and the feed client: the service plus simulated tables dealing live.
+"""The standalone demo: the service plus simulated tables dealing live.
 
-:class:`FeedClient` sends feed messages (:mod:`roads.simulator`) to a running service over
-HTTP with the feed token, retrying safely (the feed is idempotent: the same round sent twice
-is a no-op success). ``roads replay`` and the demo's tables both use it, so every round
-enters through the same feed path a live table uses (issue 7), never a side door.
+The tables feed the service through :class:`web.cli.feed_client.FeedClient` (its names are
+importable from here too), the HTTP feed path a live table uses, never a side door.
 
 :class:`Demo` runs the service on loopback with werkzeug's threaded server (flask-sock
 WebSockets need a thread per connection) on an embedded store in a temporary or given data
@@ -21,116 +19,19 @@ import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence
-
-import requests
-from requests.adapters import HTTPAdapter
-from urllib3.util.retry import Retry
+from typing import Any, Sequence
 
 from roads import simulator
 from roads.variants import PRESETS
 from web import create_app
+from web.cli.feed_client import RETRY_STATUSES, FeedClient, FeedClientError, FeedRejected, FeedUnavailable
 from web.cli.serving import make_threaded_server
+from web.service import get_service
 
 log = logging.getLogger(__name__)
 
-RETRY_STATUSES: tuple[int, ...] = (429, 500, 502, 503, 504)
-"""HTTP statuses after which a feed message is sent again (server busy or restarting)."""
-
-
-# --------------------------------------------------------------------------- feed client
-class FeedClientError(Exception):
-    """A feed message that could not be delivered; the message says why."""
-
-
-class FeedRejected(FeedClientError):
-    """The service answered a feed message with an error status (4xx, or 5xx after retries).
-
-    ``status`` is the HTTP status, ``error`` the service's ``{"code", "message", "field"}``
-    error object when the body has one (else ``None``), ``path`` the feed path.
-    """
-
-    def __init__(self, path: str, status: int, error: Mapping[str, Any] | None, text: str) -> None:
-        self.path, self.status, self.error = path, status, dict(error) if error else None
-        detail = (error or {}).get("message") or text.strip()[:200] or "(empty body)"
-        field_name = (error or {}).get("field")
-        where = f" (field {field_name!r})" if field_name else ""
-        super().__init__(f"POST {path} -> HTTP {status}: {detail}{where}")
-
-
-class FeedUnavailable(FeedClientError):
-    """The service could not be reached (connection refused, timeout) after every retry."""
-
-
-class FeedClient:
-    """Sends feed messages to a service at ``url`` (e.g. ``"http://127.0.0.1:8000"``).
-
-    Every write carries ``Authorization: Bearer <token>``. Connection errors, timeouts and
-    the statuses in :data:`RETRY_STATUSES` are retried up to ``retries`` times with
-    exponential backoff starting at ``backoff`` seconds (safe because the feed is
-    idempotent); ``timeout`` is per request, in seconds.
-    """
-
-    def __init__(self, url: str, token: str, *, retries: int = 5, backoff: float = 0.2,
-                 timeout: float = 10.0) -> None:
-        self.url = url.rstrip("/")
-        self.timeout = timeout
-        self.session = requests.Session()
-        self.session.headers["Authorization"] = f"Bearer {token}"
-        retry = Retry(total=retries, connect=retries, read=retries, status=retries,
-                      backoff_factor=backoff, status_forcelist=RETRY_STATUSES,
-                      allowed_methods=None, raise_on_status=False,
-                      respect_retry_after_header=True)
-        adapter = HTTPAdapter(max_retries=retry)
-        self.session.mount("http://", adapter)
-        self.session.mount("https://", adapter)
-
-    def post(self, path: str, body: Mapping[str, Any]) -> dict[str, Any]:
-        """POST ``body`` as JSON to ``path``; return the decoded 2xx answer (``{}`` if none).
-
-        Raises :class:`FeedRejected` on an error status and :class:`FeedUnavailable` when
-        the service cannot be reached.
-        """
-        try:
-            resp = self.session.post(self.url + path, json=body, timeout=self.timeout)
-        except requests.RequestException as exc:
-            raise FeedUnavailable(f"POST {self.url}{path}: {exc}") from None
-        return self._answer(path, resp)
-
-    def send(self, message: Mapping[str, Any]) -> dict[str, Any]:
-        """Send one feed message (:func:`roads.simulator.feed_request` gives path and body)."""
-        request = simulator.feed_request(message)
-        return self.post(request.path, request.body)
-
-    def get(self, path: str) -> dict[str, Any] | list[Any] | None:
-        """GET a JSON document; ``None`` on 404. Raises like :meth:`post` otherwise."""
-        try:
-            resp = self.session.get(self.url + path, timeout=self.timeout)
-        except requests.RequestException as exc:
-            raise FeedUnavailable(f"GET {self.url}{path}: {exc}") from None
-        if resp.status_code == 404:
-            return None
-        return self._answer(path, resp)
-
-    @staticmethod
-    def _answer(path: str, resp: requests.Response) -> Any:
-        if resp.status_code >= 400:
-            error = None
-            try:
-                error = resp.json().get("error")
-            except (ValueError, AttributeError):
-                pass
-            raise FeedRejected(path, resp.status_code, error if isinstance(error, dict) else None, resp.text)
-        if not resp.content:
-            return {}
-        try:
-            return resp.json()
-        except ValueError:
-            return {}
-
-    def close(self) -> None:
-        """Close the HTTP connections."""
-        self.session.close()
+__all__ = ["RETRY_STATUSES", "Demo", "DemoTable", "FeedClient", "FeedClientError", "FeedRejected", "FeedUnavailable",
+           "Pace", "SimulatedTable", "current_shoe", "demo_tables", "tables_setting"]
 
 
 def current_shoe(client: FeedClient, table: str) -> int:
@@ -338,7 +239,7 @@ class Demo:
             self._server = make_threaded_server(self._app, self.host, self.requested_port)
         except BaseException:
             if self._app is not None:
-                self._app.extensions["roads"].close()
+                get_service(self._app).close()
                 self._app = None
             self._cleanup_tmp()
             raise
@@ -373,7 +274,7 @@ class Demo:
             self._server.server_close()
             self._server = None
         if self._app is not None:
-            service = self._app.extensions.get("roads")
+            service = self._app.extensions.get("roads.service")
             if service is not None:
                 service.close()
             self._app = None

@@ -1,4 +1,4 @@
-"""The public read-only JSON API (issue 4), and its OpenAPI document.
+"""The public read-only JSON API (docs/api.md), and its OpenAPI document.
 
 - ``GET /api/tables``: every table (lobby data) with the lobby version
 - ``GET /api/tables/<id>``: the current shoe's snapshot (shape: ``roads/schema/snapshot.schema.json``)

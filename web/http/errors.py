@@ -20,8 +20,10 @@ import html
 import json
 from typing import Any
 
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
+
+from web.settings import get_settings
 
 
 class ApiError(Exception):
@@ -142,7 +144,7 @@ def from_http_exception(e: HTTPException) -> ApiError:
     status = e.code or 500
     message = e.description or e.name
     if status == 413:
-        limit = current_app.config.get("MAX_CONTENT_LENGTH")
+        limit = get_settings().max_body_bytes
         message = f"request body larger than the limit of {limit} bytes (ROADS_MAX_BODY_BYTES)"
     if status == 405 and getattr(e, "valid_methods", None):
         message = f"method {request.method} not allowed here; allowed: {', '.join(sorted(e.valid_methods))}"

@@ -1,4 +1,4 @@
-"""The table feed: authenticated JSON writes of rounds, shoes, voids and corrections (issue 4).
+"""The table feed: authenticated JSON writes of rounds, shoes, voids and corrections (docs/api.md).
 
 Every view is thin: check the token, parse the body (:mod:`web.http.schemas`), call the
 :class:`web.service.Service`, map the outcome to a status. Statuses: 201 for a write that
@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import hmac
 
-from flask import Blueprint, Response, current_app, request
+from flask import Blueprint, Response, request
 
 from web.http import schemas
 from web.http.errors import Unauthorized
 from web.service import Ack, encode, get_service
+from web.settings import get_settings
 
 bp = Blueprint("feed", __name__, url_prefix="/api")
 
@@ -34,7 +35,7 @@ def require_token() -> None:
     Runs before the body is read; compares in constant time (``hmac.compare_digest``). With
     no ``ROADS_FEED_TOKEN`` configured every write is refused.
     """
-    expected = current_app.config.get("ROADS_FEED_TOKEN") or ""
+    expected = get_settings().feed_token or ""
     header = request.headers.get("Authorization", "")
     scheme, _, given = header.partition(" ")
     if not expected:

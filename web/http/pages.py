@@ -1,4 +1,4 @@
-"""HTML scoreboards: table board, embeddable widget, lobby wall and past shoes (issue 5).
+"""HTML scoreboards: table board, embeddable widget, lobby wall and past shoes (docs/frontend.md).
 
 Every page is built from the same data as its JSON twin (linked from the page): the view
 puts the service's snapshot (or lobby list), the pixel geometry from :mod:`web.render.layout` and
@@ -33,13 +33,14 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, Response, redirect, render_template, request, url_for
 
 from web import i18n
 from web.http.errors import BadRequest
 from web.render.layout import LayoutError, board_layout
 from web.http.query import BAD_PARAMETER, bad_parameter, choice_arg, int_arg
 from web.push import push_urls
+from web.settings import get_settings
 from web.service import get_service
 
 bp = Blueprint("pages", __name__)
@@ -90,7 +91,7 @@ def _push(topic: str, endpoint: str, **values: Any) -> dict[str, Any]:
     """Boot keys ``ws`` (where the page subscribes) and ``full`` (where it fetches the latest
     snapshot frame after a gap, or ``None``): the production tier's nchan when
     ``ROADS_PUSH_URL`` is set, else this service's own WebSocket route (``web.push``)."""
-    ws, full = push_urls(current_app.config, topic, _ws_path(endpoint, **values))
+    ws, full = push_urls(get_settings().push_url, topic, _ws_path(endpoint, **values))
     return {"ws": ws, "full": full}
 
 

@@ -28,7 +28,6 @@ Chains (first match wins per character):
 from __future__ import annotations
 
 import functools
-import os
 import struct
 import threading
 import unicodedata
@@ -103,8 +102,18 @@ _SCRIPT_ORDER: dict[str, tuple[str, ...]] = {
 _RAQM_LANGUAGE = {"en": "en", "zh": "zh-Hans", "th": "th", "lo": "lo", "my": "my"}
 
 
+@functools.lru_cache(maxsize=1)
+def _extra_font_dir() -> Path | None:
+    """``ROADS_FONT_DIR`` (:class:`web.settings.Settings` from the environment: fonts serve
+    every app of the process); cached until :func:`reset_caches`."""
+    from web.settings import Settings
+
+    return Settings.load().font_dir
+
+
 def _find(script: str, weight: str, *, skip: frozenset[str] = frozenset()) -> Face | None:
-    dirs = [Path(os.environ["ROADS_FONT_DIR"])] if os.environ.get("ROADS_FONT_DIR") else []
+    extra = _extra_font_dir()
+    dirs = [extra] if extra is not None else []
     dirs += [FONT_DIR, *SYSTEM_FONT_DIRS]
     for d in dirs:  # the shipped folder wins over system copies for every candidate
         for name, index in _CANDIDATES[script][weight]:
@@ -465,7 +474,7 @@ def _middle_metrics(text: str, size: int, lang: str, weight: str) -> tuple[float
 
 def reset_caches() -> None:
     """Forget every cached font choice, width and text mask (after fonts are added or removed)."""
-    for fn in (font_chain, coverage, get_font, _runs, _text_width, _font_metrics, _text_sprite, _middle_metrics):
+    for fn in (_extra_font_dir, font_chain, coverage, get_font, _runs, _text_width, _font_metrics, _text_sprite, _middle_metrics):
         fn.cache_clear()
 
 

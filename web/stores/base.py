@@ -4,12 +4,11 @@ The unit of storage is an :class:`Event`: one accepted feed write (a shoe start,
 void, a correction) of one table, numbered by ``seq`` = 1, 2, 3, ... per table with no gaps.
 A table's state (its shoes, rounds and roads) is a pure function of its event sequence, and
 ``seq`` is the table's version after the event, so replaying the stored events rebuilds every
-table exactly, version for version (architecture.md: "on restart the same record calls
-replay the stored rounds").
+table exactly, version for version (a restart replays the stored events).
 
 The service validates a write against its in-memory state and then calls :meth:`Store.append`
 with the next ``seq``; the store makes it durable before returning, or raises. A store shared
-by several processes (the Redis store of issue 8) refuses a ``seq`` that another process took
+by several processes (the Redis store, :mod:`web.stores.redis`) refuses a ``seq`` that another process took
 (:class:`SeqTaken`); the service then catches up with :meth:`Store.events_after`, validates
 again and retries. Events appended by other processes reach the service through the callback
 given to :meth:`Store.start`.

@@ -1,4 +1,4 @@
-"""Helpers of the Redis tests (issue 8): reaching the shared Redis (a fresh key prefix per test,
+"""Helpers of the Redis tests (docs/deploy.md): reaching the shared Redis (a fresh key prefix per test,
 :func:`shared_prefix`), a private Redis that can be stopped and restarted, and ``roads serve``
 subprocesses over Redis.
 
@@ -23,8 +23,8 @@ from typing import Any, Iterator
 
 import pytest
 
-from conftest import FEED_TOKEN  # the one test token
-from serving_support import ServeProcess, free_port
+from support.feed import FEED_TOKEN
+from support.serving import ServeProcess, free_port
 
 SHARED_REDIS_URL = os.environ.get("ROADS_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 
