@@ -70,9 +70,10 @@ def delta_ops(message: Message) -> list[list[Any]] | None:
     return diff(base.document, message.document)
 
 
-def delta_text(topic: str, message: Message, ops: list[list[Any]]) -> bytes:
-    """``{"type":"delta","topic":...,"base":...,"version":...,"ops":[...]}`` as UTF-8 bytes."""
-    return orjson.dumps({"type": "delta", "topic": topic, "base": message.base_version,
+def delta_text(topic: str, message: Message, ops: list[list[Any]], base: int | None = None) -> bytes:
+    """``{"type":"delta","topic":...,"base":...,"version":...,"ops":[...]}`` as UTF-8 bytes;
+    ``base`` defaults to the message's base version."""
+    return orjson.dumps({"type": "delta", "topic": topic, "base": message.base_version if base is None else base,
                          "version": message.version, "ops": ops})
 
 

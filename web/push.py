@@ -36,7 +36,8 @@ import time
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-from web.frames import FrameCache
+from web.delta import diff
+from web.frames import FrameCache, delta_text, epoch
 from web.hub import Hub, Message
 
 log = logging.getLogger(__name__)
@@ -81,8 +82,8 @@ class NchanPublisher:
     :meth:`offer` (called by :meth:`web.hub.Hub.publish`, in the writer's thread) only swaps
     the topic's newest message into a dict and wakes the thread. The thread POSTs, for each
     topic with a new message, the snapshot frame to ``<topic>.full`` and then, to ``<topic>``,
-    the delta from the version it last published there when there is one (else the snapshot
-    frame). Failed POSTs are retried with backoff (the newest message then, not each one);
+    the delta from the version it last published there (also when versions were skipped in
+    between), or the snapshot frame after a new shoe. Failed POSTs are retried with backoff (the newest message then, not each one);
     every idle channel gets a keepalive frame every :data:`KEEPALIVE_S`. Counters:
     ``posts``, ``failures``, ``skipped`` (versions never published because a newer one came).
     """
@@ -97,7 +98,7 @@ class NchanPublisher:
         self.hub, self.frames, self.keepalive_s = hub, frames, keepalive_s
         self._cond = threading.Condition()
         self._pending: dict[str, Message] = {}
-        self._published: dict[str, int] = {}  # topic -> version the delta channel holds
+        self._published: dict[str, Message] = {}  # topic -> the message the delta channel holds
         self._sent_at: dict[str, float] = {}
         self._stopped = False
         self._conn: http.client.HTTPConnection | None = None
@@ -176,20 +177,34 @@ class NchanPublisher:
 
     def _publish(self, topic: str, message: Message) -> None:
         have = self._published.get(topic)
-        if have == message.version:
+        if have is not None and have.version == message.version:
             return
         self._post(topic + ".full", self.frames.text_for(topic, message, None))
-        self._post(topic, self.frames.text_for(topic, message, have))
-        self._published[topic] = message.version
+        if have is not None and have is not message.base and have.version != message.base_version:
+            body = self._skip_delta(topic, have, message)  # versions were skipped in between
+        else:
+            body = self.frames.text_for(topic, message, have.version if have is not None else None)
+        self._post(topic, body)
+        self._published[topic] = message
         self._sent_at[topic] = time.monotonic()
+
+    def _skip_delta(self, topic: str, have: Message, message: Message) -> bytes:
+        """The frame from ``have`` (what the channel holds) to ``message`` when versions in
+        between were never published: a delta of the two documents, or the snapshot frame."""
+        if epoch(have) == epoch(message):
+            ops = diff(have.document, message.document)
+            text = delta_text(topic, message, ops, base=have.version)
+            if len(text) < len(message.payload):
+                return text
+        return self.frames.text_for(topic, message, None)
 
     def _keepalives(self) -> None:
         now = time.monotonic()
         for topic, at in list(self._sent_at.items()):
             if now - at >= self.keepalive_s:
-                version = self._published.get(topic)
-                if version is not None:
-                    self._post(topic, b'{"type":"keepalive","topic":"%s","version":%d}' % (topic.encode(), version))
+                held = self._published.get(topic)
+                if held is not None:
+                    self._post(topic, b'{"type":"keepalive","topic":"%s","version":%d}' % (topic.encode(), held.version))
                 self._sent_at[topic] = now
 
     def _post(self, channel: str, body: bytes) -> None:

@@ -39,7 +39,7 @@
     var self = this;
     this.tracker = global.RoadsDelta ? new global.RoadsDelta.Tracker({
       initial: this.opts.initial, fullUrl: this.opts.fullUrl,
-      emit: function (msg) { if (self.opts.onMessage) self.opts.onMessage(msg); },
+      emit: function (msg) { if (self.ws) self.deliver(msg); },
       reconnect: function () { self.reconnectNow(); }
     }) : null;
   }
@@ -113,13 +113,12 @@
       self.lastMessageAt = Date.now();
       var msg;
       try { msg = JSON.parse(ev.data); } catch (e) { return; }
-      if (self.tracker && !(msg = self.tracker.receive(msg))) return; // deltas -> whole documents
-      if (msg.type === "snapshot") {
+      if (msg.type !== "error") {
         self.attempt = 0; // this connection works: the next outage starts again at minDelay
         self.setStatus("live");
       }
-      if (msg.type === "error") self.fatal = msg.error;
-      if (self.opts.onMessage) self.opts.onMessage(msg);
+      if (self.tracker && !(msg = self.tracker.receive(msg))) return; // deltas -> whole documents
+      self.deliver(msg);
     };
     ws.onclose = function (ev) {
       clearInterval(self.watchdog);
@@ -134,6 +133,12 @@
       self.schedule();
     };
     ws.onerror = function () { /* onclose follows and schedules the retry */ };
+  };
+
+  /** Hand a frame (whole document, keepalive or error) to the page. */
+  LiveSocket.prototype.deliver = function (msg) {
+    if (msg.type === "error") this.fatal = msg.error;
+    if (this.opts.onMessage) this.opts.onMessage(msg);
   };
 
   /** Next retry after min(maxDelay, minDelay * 2^attempt), scaled by a random 50-100%. */
