@@ -34,12 +34,14 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from web.http import feed
     from web.http import pages
     from web.http import png
+    from web.http import shoes_pages
     from web.http import ws
 
     app.register_blueprint(feed.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(png.bp)
+    app.register_blueprint(shoes_pages.bp)
     ws.init_app(app)
 
     from web import push

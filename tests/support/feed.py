@@ -16,7 +16,7 @@ AUTH = {"Authorization": f"Bearer {FEED_TOKEN}"}
 
 def make_app(data_dir, **overrides: Any):
     """A service on ``data_dir`` with the test token (``overrides`` win; a ``None`` value is passed
-    as is, e.g. ``ROADS_FEED_TOKEN=None``); close it with ``app.extensions["roads.service"].close()``."""
+    as is, e.g. ``ROADS_FEED_TOKEN=None``); close it with :func:`close_app`."""
     from web import create_app
 
     config = {"TESTING": True, "ROADS_FEED_TOKEN": FEED_TOKEN, "ROADS_DATA_DIR": str(data_dir)}

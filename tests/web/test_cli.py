@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from roads import simulator
 from roads.cards import parse_cards
 from roads.tableau import check_round
-from support.feed import FEED_TOKEN
+from support.feed import FEED_TOKEN, close_app
 from support.serving import FakeJSONService, free_port, serve_app
 from web import create_app
 from web.cli import main
@@ -432,7 +432,7 @@ def live_service(tmp_path):
         with serve_app(app) as server:
             yield f"http://127.0.0.1:{server.port}"
     finally:
-        app.extensions["roads.service"].close()
+        close_app(app)
 
 
 def test_replaying_a_file_into_the_service_gives_every_round_and_replaying_again_changes_nothing(

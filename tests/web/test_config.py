@@ -8,7 +8,7 @@ import re
 import pytest
 
 import web.settings as config
-from support.feed import make_app
+from support.feed import close_app, make_app
 from web.settings import ConfigError, table_configs
 
 
@@ -29,7 +29,7 @@ def test_environment_sets_and_converts_settings(tmp_path, monkeypatch):
         assert app.config["ROADS_PORT"] == 9123 and app.config["ROADS_HOST"] == "0.0.0.0"
         assert [t["name"] for t in app.test_client().get("/api/tables").json["tables"]] == ["Seven"]
     finally:
-        app.extensions["roads.service"].close()
+        close_app(app)
 
 
 def test_test_overrides_win_over_the_environment(tmp_path, monkeypatch):
@@ -38,7 +38,7 @@ def test_test_overrides_win_over_the_environment(tmp_path, monkeypatch):
     try:
         assert app.config["ROADS_FEED_TOKEN"] == "test-token"
     finally:
-        app.extensions["roads.service"].close()
+        close_app(app)
 
 
 @pytest.mark.parametrize("key, value", [
@@ -98,7 +98,7 @@ def test_the_app_keeps_one_validated_settings_object(tmp_path, monkeypatch):
         assert {"roads.settings", "roads.service", "roads.png_cache"} <= set(app.extensions)
         assert [k for k in app.extensions if not k.startswith("roads.")] == []
     finally:
-        app.extensions["roads.service"].close()
+        close_app(app)
 
 
 @pytest.mark.parametrize("key, value, message", [

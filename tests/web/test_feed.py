@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from support.feed import Feed, make_app
+from support.feed import Feed, close_app, make_app
 from web.service import get_service
 
 P1, B1 = ["4S", "KD", "9H"], ["7C", "JD"]  # player 3, banker 7: B; player drew on 4, banker stands on 7
@@ -546,7 +546,7 @@ def test_without_a_configured_token_the_feed_is_closed(tmp_path):
                                               headers={"Authorization": "Bearer None"}), 401)
         assert "ROADS_FEED_TOKEN" in err["message"]
     finally:
-        app.extensions["roads.service"].close()
+        close_app(app)
 
 
 # -- tables

@@ -4,8 +4,8 @@ latest-only for slow clients, keepalives, errors in the one error shape.
 A real threaded Werkzeug server on 127.0.0.1 serves the test app; rounds go through the
 real feed API; clients are ``websocket-client``, or :class:`support.websocket.RawClient` for
 screens that read slowly, get stuck or vanish. Only what a client sees is checked, never the
-socket module's internals. Every wait is bounded by a socket
-timeout; nothing asserts how fast anything is (bench/bench_ws_latency.py measures that).
+socket module's internals. Every wait is bounded by a socket timeout; nothing asserts how
+fast anything is (bench/bench_ws_latency.py measures that).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import time
 import pytest
 import websocket
 
-from support.feed import make_app
+from support.feed import close_app, make_app
 from support.serving import recv_snapshot, serve_app
 from support.websocket import RawClient
 from web.hub import Hub
@@ -396,7 +396,7 @@ def test_settings_come_from_the_environment_and_bad_ones_are_refused(tmp_path, m
         assert app.config["SOCK_SERVER_OPTIONS"]["ping_interval"] is None
         assert app.config["SOCK_SERVER_OPTIONS"]["max_message_size"] == 4096
     finally:
-        app.extensions["roads.service"].close()
+        close_app(app)
     monkeypatch.setenv("ROADS_WS_KEEPALIVE_S", "soon")
     with pytest.raises(ConfigError, match=r"ROADS_WS_KEEPALIVE_S must be a number, got 'soon'"):
         create_app({**base, "ROADS_DATA_DIR": str(tmp_path / "b")})
@@ -487,7 +487,7 @@ def test_protocol_pings_never_land_inside_a_snapshot_frame_of_a_slow_client(tmp_
                 stop.set()
                 publisher.join(timeout=RECV_TIMEOUT_S)
     finally:
-        app.extensions["roads.service"].close()
+        close_app(app)
     stats = [(c.pings, len(c.versions), c.keepalives, c.close_code) for c in checked]  # per connection
     assert sum(c.pings for c in checked) >= 5, stats
     assert sum(len(c.versions) for c in checked) >= 10, stats

@@ -384,29 +384,34 @@ def _render_png(snapshot: dict[str, Any], *, width: int, height: int, lang: str,
 
 # --------------------------------------------------------------------------- demo
 @click.command(epilog=_EXIT_CODES)
+@click.option("--host", default="127.0.0.1", show_default=True, metavar="ADDRESS",
+              help="Bind address; 0.0.0.0 (or ::) serves every network interface, so screens on "
+                   "other machines can open the lobby (writes still need the feed token).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
-              help="Port on 127.0.0.1 (0 = any free port).")
+              help="TCP port (0 = any free port).")
 @click.option("--tables", type=click.IntRange(1, 64), default=4, show_default=True,
               help="Number of simulated tables.")
 @click.option("--data", "data", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Data directory to keep [default: a temporary directory removed at exit].")
-@click.option("--fast", is_flag=True, help="Deal fast: a full shoe in a few seconds.")
+@click.option("--fast", is_flag=True, help="Deal fast for a quick look: a full shoe in a few seconds.")
 @click.option("--pace", type=click.FloatRange(min=0), default=None,
-              help="Mean seconds between two rounds of a table, jittered by a third "
-                   "[default: 3, i.e. 2-4 s; with --fast 0.05].")
+              help="Mean seconds between two rounds of a table, jittered by 2/7 either way "
+                   "[default: 35, i.e. 25-45 s as at a real table, and 2 minutes to shuffle "
+                   "between shoes; with --fast 0.05].")
 @click.option("--seed", type=int, default=None, help="Random seed for reproducible tables [default: random].")
 @click.option("--token", envvar="ROADS_FEED_TOKEN", show_envvar=True, default=None,
               help="Feed token the tables post with [default: a random token, printed].")
 @click.option("--duration", type=click.FloatRange(min=0), default=None,
               help="Stop after this many seconds [default: run until Ctrl+C].")
 @click.option("--verbose", is_flag=True, help="Log every HTTP request.")
-def demo(port: int, tables: int, data: Path | None, fast: bool, pace: float | None, seed: int | None,
-         token: str | None, duration: float | None, verbose: bool) -> None:
-    """Run the service on 127.0.0.1 with simulated tables dealing live.
+def demo(host: str, port: int, tables: int, data: Path | None, fast: bool, pace: float | None,
+         seed: int | None, token: str | None, duration: float | None, verbose: bool) -> None:
+    """Run the service with simulated tables dealing live; open the lobby URL it prints.
 
-    Each table has its own variant preset and display name and deals real shoes with the
-    rules engine (burn, cut card, next shoe at shoe end), posting every round through the
-    HTTP feed with the token, exactly as a live table does. Prints the URLs to open.
+    Each table has its own variant preset and a name that says it, and deals real shoes with
+    the rules engine (burn, cut card, next shoe at shoe end) at a real table's pace (a round
+    every 25-45 s; --fast for a quick look), posting every round through the HTTP feed with
+    the token, exactly as a live table does.
     """
     import logging
 
@@ -418,18 +423,21 @@ def demo(port: int, tables: int, data: Path | None, fast: bool, pace: float | No
     if pace is not None:
         speed.round_seconds = pace
         speed.shoe_seconds = min(speed.shoe_seconds, max(pace * 3, 0.5))
-    runner = Demo(port=port, tables=tables, data_dir=data, pace=speed, seed=seed, token=token)
+    runner = Demo(host=host, port=port, tables=tables, data_dir=data, pace=speed, seed=seed, token=token)
     try:
         runner.start()
     except OSError as exc:
         hint = " (try another --port, or --port 0 for any free port)" if port else ""
-        raise Failure(f"cannot serve on 127.0.0.1:{port}: {exc.strerror or exc}{hint}") from None
+        raise Failure(f"cannot serve on {host}:{port}: {exc.strerror or exc}{hint}") from None
     previous = signal.signal(signal.SIGTERM, lambda *_: runner.stop_event.set())
     try:
         urls = runner.urls()
         kept = "" if data else ", temporary"
         click.echo(f"Baccarat roads demo: {len(runner.tables)} simulated tables on {runner.url} "
                    f"(data: {runner.data_dir}{kept})")
+        if runner.every_interface:
+            click.echo(f"  listening on every interface ({host} port {runner.port}): other machines "
+                       f"open http://<this machine's address>:{runner.port}/lobby")
         click.echo(f"  lobby  {urls['lobby']}")
         click.echo(f"  table  {urls['table']}   ({runner.tables[0].name})")
         click.echo(f"  PNG    {urls['png']}")

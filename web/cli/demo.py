@@ -45,20 +45,23 @@ def current_shoe(client: FeedClient, table: str) -> int:
 
 
 # --------------------------------------------------------------------------- demo tables
-DEMO_NAMES: tuple[str, ...] = (
-    "Baccarat 1", "百家乐 8", "บาคาร่า 3", "Mini Baccarat 5", "No Commission 6", "ဘက်ကာရက် 7",
-    "Super Six 9", "ບາຄາຣາ 2",
+DEMO_TABLES: tuple[tuple[str, str], ...] = (
+    ("seed000_live", "Live Baccarat"),
+    ("seed002", "超级6 百家乐"),                      # "Super 6 Baccarat"
+    ("seed001", "บาคาร่าประกัน"),                     # "insurance baccarat": seed 001 is the Thai
+                                                   # table with insurance bets
+    ("seed004_mini", "Mini Baccarat"),
+    ("seed000_live_no_commission", "No Commission"),
+    ("seed002_commission", "ဘက်ကာရက် ကော်မရှင်"),     # "Baccarat, commission" (seed 002 is Burmese)
+    ("seed001_no_commission", "Insurance No Commission"),
+    ("seed000_live", "ບາຄາຣາສົດ"),                    # "live baccarat"
 )
-"""Display names of the demo tables, in order (Chinese, Thai, Burmese and Lao among them)."""
-
-DEMO_VARIANTS: tuple[str, ...] = (
-    "seed000_live", "seed002", "seed001", "seed004_mini", "seed000_live_no_commission",
-    "seed002_commission", "seed001_no_commission",
-)
-"""Variant presets of the demo tables, in order: one per seed first, so four tables show
-four different rule sets (commission, Super 6 with a burn between rounds, Pok side bets,
-tie 9:1 mini). Presets missing from :data:`roads.variants.PRESETS` are skipped and
-presets not listed here follow."""
+"""``(variant preset, display name)`` of the demo tables, in order; each name says the game the
+table deals (Super 6, insurance, mini, no commission, commission), and Chinese, Thai, Burmese and
+Lao names are among them. The first four are four different rule sets (commission; Super 6
+with a burn between rounds; Pok, Big/Small and Super 6+ side bets with insurance; tie 9:1
+mini). Presets missing from :data:`roads.variants.PRESETS` are skipped; presets not listed
+here follow under their own names."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,22 +76,22 @@ class DemoTable:
 
 
 def demo_tables(count: int) -> list[DemoTable]:
-    """``count`` demo tables, each with its own display name and, in turn, a variant preset.
+    """``count`` demo tables ``t1``, ``t2``, ...: each a variant preset and a name that says it.
 
-    Variants cycle through :data:`DEMO_VARIANTS` (then any other preset) so neighbouring
-    tables differ; names come from :data:`DEMO_NAMES` (numbered when there are
-    more tables than names). Raises ``ValueError`` when ``count`` is below 1.
+    Tables take :data:`DEMO_TABLES` in turn (then any preset not listed, under its own name),
+    cycling when there are more tables; the table's number ends its name ("Mini Baccarat 4"),
+    so every name is unique. Raises ``ValueError`` when ``count`` is below 1.
     """
     if count < 1:
         raise ValueError(f"number of demo tables must be >= 1, got {count!r}")
-    ids = [v for v in DEMO_VARIANTS if v in PRESETS] + [v for v in PRESETS if v not in DEMO_VARIANTS]
+    listed = {variant for variant, _ in DEMO_TABLES}
+    plan = [(v, name) for v, name in DEMO_TABLES if v in PRESETS]
+    plan += [(v, PRESETS[v].name) for v in PRESETS if v not in listed]
     tables = []
     for i in range(count):
-        variant = PRESETS[ids[i % len(ids)]]
-        name = DEMO_NAMES[i % len(DEMO_NAMES)]
-        if i >= len(DEMO_NAMES):
-            name = f"{name} #{i // len(DEMO_NAMES) + 1}"
-        tables.append(DemoTable(id=f"t{i + 1}", name=name, variant=variant.id, decks=variant.decks,
+        variant_id, stem = plan[i % len(plan)]
+        variant = PRESETS[variant_id]
+        tables.append(DemoTable(id=f"t{i + 1}", name=f"{stem} {i + 1}", variant=variant.id, decks=variant.decks,
                                 burn_between_rounds=variant.burn_between_rounds))
     return tables
 
@@ -103,14 +106,15 @@ class Pace:
     """How fast a simulated table deals, in seconds.
 
     ``round_seconds`` is the mean time between two rounds, jittered uniformly by
-    ``jitter`` (a fraction: 1/3 turns 3 s into 2-4 s); ``shoe_seconds`` is the pause for
-    the shuffle between shoes; ``prefill`` is the most rounds of the first shoe dealt at
-    once at start (a random number from 0 to it), so the lobby is not empty for minutes.
+    ``jitter`` (a fraction either way: the default 2/7 turns 35 s into 25-45 s, the pace of a
+    real table); ``shoe_seconds`` is the pause for the shuffle between shoes (two minutes by
+    default); ``prefill`` is the most rounds of the first shoe dealt at once at start (a random
+    number from a quarter of it to it), so the lobby shows some history from the start.
     """
 
-    round_seconds: float = 3.0
-    jitter: float = 1 / 3
-    shoe_seconds: float = 10.0
+    round_seconds: float = 35.0
+    jitter: float = 2 / 7
+    shoe_seconds: float = 120.0
     prefill: int = 40
 
     @classmethod
@@ -145,7 +149,7 @@ class SimulatedTable(threading.Thread):
         """Deal and post until stopped (the thread's body)."""
         rng = random.Random(self.seed)
         seed = self.seed if self.seed is not None else secrets.randbits(64)
-        prefill = rng.randint(0, self.pace.prefill) if self.pace.prefill else 0
+        prefill = rng.randint(self.pace.prefill // 4, self.pace.prefill) if self.pace.prefill else 0
         failures = 0
         while not self.stop_event.is_set():
             try:
@@ -178,10 +182,17 @@ class SimulatedTable(threading.Thread):
 
 
 # --------------------------------------------------------------------------- the demo
-class Demo:
-    """The service on ``127.0.0.1:port`` plus simulated tables posting through its feed.
+WILDCARD_HOSTS: dict[str, str] = {"0.0.0.0": "127.0.0.1", "": "127.0.0.1", "::": "::1"}
+"""Bind addresses meaning every interface, with the loopback address that reaches them."""
 
-    ``port`` 0 picks a free port (:attr:`port` tells which). ``data_dir`` ``None`` uses a
+
+class Demo:
+    """The service on ``host:port`` (default ``127.0.0.1:8000``) plus simulated tables posting
+    through its feed.
+
+    ``host`` is the bind address (``0.0.0.0`` or ``::`` for every interface, so screens on other
+    machines can open the lobby; writes still need the feed token). ``port`` 0 picks a free
+    port (:attr:`port` tells which). ``data_dir`` ``None`` uses a
     temporary directory removed by :meth:`stop`. ``token`` ``None`` makes a random feed
     token. Use as a context manager or call :meth:`start` / :meth:`stop`. Raises
     ``OSError`` from :meth:`start` when the port cannot be bound (nothing is left running
@@ -207,8 +218,18 @@ class Demo:
 
     @property
     def url(self) -> str:
-        """Base URL of the running service, e.g. ``"http://127.0.0.1:8000"``."""
-        return f"http://{self.host}:{self.port}"
+        """Base URL of the running service, e.g. ``"http://127.0.0.1:8000"``: the bind address,
+        or loopback when it binds every interface (``0.0.0.0``, ``::``); the simulated tables
+        post to it and the printed links use it."""
+        host = WILDCARD_HOSTS.get(self.host, self.host)
+        if ":" in host:
+            host = f"[{host}]"
+        return f"http://{host}:{self.port}"
+
+    @property
+    def every_interface(self) -> bool:
+        """Whether the bind address is every interface (other machines may open the pages)."""
+        return self.host in WILDCARD_HOSTS
 
     def urls(self) -> dict[str, str]:
         """What to open: ``lobby``, ``table`` (the first table), ``png`` (its board), ``api``."""

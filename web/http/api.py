@@ -1,4 +1,4 @@
-"""The public read-only JSON API (docs/api.md), and its OpenAPI document.
+"""The public read-only JSON API, and its OpenAPI document.
 
 - ``GET /api/tables``: every table (lobby data) with the lobby version
 - ``GET /api/tables/<id>``: the current shoe's snapshot (shape: ``roads/schema/snapshot.schema.json``)
@@ -17,7 +17,8 @@ from __future__ import annotations
 from flask import Blueprint, Response, current_app, request
 
 from web.http.openapi import document
-from web.service import encode, get_service
+from web.service import get_service
+from web.views import encode
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 

@@ -9,9 +9,12 @@ what was wrong in words (quoting the bad input), ``field`` names the offending r
 as a path (``"player[2]"``, ``"result.winner"``) or is ``null``. Some errors add keys (a 409
 for a taken round number adds ``"stored"``: the round stored under that number).
 
-Views raise :class:`ApiError` subclasses; :func:`init_app` turns them, and every Werkzeug
-HTTP error (404 for an unknown URL, 405, 413 for an oversize body, ...), into that shape.
-A browser asking for HTML outside ``/api/`` gets a small HTML page with the same text.
+Views raise :class:`ApiError` subclasses for what is wrong with a request; the rules of the
+game and of a table's record raise :mod:`roads.errors` errors, which :data:`DOMAIN_STATUS`
+(the one table of them) maps to a status (:func:`from_domain_error`). :func:`init_app` turns
+both, and every Werkzeug HTTP error (404 for an unknown URL, 405, 413 for an oversize body,
+...), into that shape. A browser asking for HTML outside ``/api/`` gets a small HTML page
+with the same text.
 """
 
 from __future__ import annotations
@@ -20,9 +23,10 @@ import html
 import json
 from typing import Any
 
-from flask import Flask, Response, request
+from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
+from roads import errors as domain
 from web.settings import get_settings
 
 
@@ -102,20 +106,72 @@ class Unavailable(ApiError):
     code = "store_unavailable"
 
 
+DOMAIN_STATUS: dict[type[domain.TableError], int] = {
+    # the write contradicts the stored record
+    domain.RoundConflict: 409,
+    domain.RoundGap: 409,
+    domain.ShoeEnded: 409,
+    domain.ShoeBackwards: 409,
+    domain.ShoeConflict: 409,
+    domain.AlreadyVoided: 409,
+    domain.RoundVoided: 409,
+    # well formed, but against the rules of the game
+    domain.TableauViolation: 422,
+    domain.ResultContradiction: 422,
+    domain.TooManyCopies: 422,
+    domain.BurnCount: 422,
+    domain.UnknownVariant: 422,
+    # names what the record does not have
+    domain.UnknownTable: 404,
+    domain.UnknownShoe: 404,
+    domain.UnknownRound: 404,
+    # not a card at all
+    domain.BadCardText: 400,
+}
+"""The HTTP status of every :mod:`roads.errors` class (a test checks that none is missing).
+The answer's ``code``, ``message``, ``field`` and extra keys are the error's own."""
+
+
+_BY_STATUS: dict[int, type[ApiError]] = {400: BadRequest, 404: NotFound, 409: Conflict, 422: Unprocessable}
+
+
+def from_domain_error(e: domain.TableError) -> ApiError:
+    """The :class:`ApiError` of a :mod:`roads.errors` error: status from :data:`DOMAIN_STATUS`
+    (the nearest mapped class of ``e``; 422 for an unmapped one) and the :class:`ApiError`
+    subclass of that status, with the error's code, field and extra keys. A
+    :class:`roads.errors.RoundConflict` also says where to send a correction."""
+    status = next((DOMAIN_STATUS[c] for c in type(e).__mro__ if c in DOMAIN_STATUS), 422)
+    message = e.message
+    if isinstance(e, domain.RoundConflict):
+        message += f" To correct the stored round, PUT it to /api/tables/{e.table}/shoes/{e.shoe}/rounds/{e.round}"
+    return _BY_STATUS[status](message, field=e.field, code=e.code, status=status, extra=dict(e.extra))
+
+
 def error_response(err: ApiError) -> Response:
     """Render ``err`` as JSON (or a small HTML page for a browser outside ``/api/``)."""
     body = err.to_json()
     if _wants_html():
-        page = (
-            "<!doctype html><meta charset=utf-8><title>{s} {c}</title>"
-            "<h1>{s} {c}</h1><p>{m}</p>"
-        ).format(s=err.status, c=html.escape(err.code), m=html.escape(err.message))
-        resp = Response(page, status=err.status, mimetype="text/html")
+        resp = Response(_html_page(err), status=err.status, mimetype="text/html")
     else:
         resp = Response(json.dumps(body, ensure_ascii=False), status=err.status, mimetype="application/json")
     if err.status == 401:
         resp.headers["WWW-Authenticate"] = 'Bearer realm="roads feed"'
     return resp
+
+
+def _html_page(err: ApiError) -> str:
+    """The themed, translated page of :mod:`web.http.error_pages`; a bare page if that fails
+    (an error while showing an error must not become a 500)."""
+    try:
+        from web.http.error_pages import render_error_page
+
+        return render_error_page(err)
+    except Exception:  # noqa: BLE001 - last resort, the status and message still reach the browser
+        current_app.logger.exception("error page for %s %s failed", err.status, err.code)
+        return (
+            "<!doctype html><meta charset=utf-8><title>{s} {c}</title>"
+            "<h1>{s} {c}</h1><p>{m}</p><p><a href=\"/lobby\">Lobby</a></p>"
+        ).format(s=err.status, c=html.escape(err.code), m=html.escape(err.message))
 
 
 def _wants_html() -> bool:
@@ -157,6 +213,10 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(ApiError)
     def _api_error(e: ApiError) -> Response:
         return error_response(e)
+
+    @app.errorhandler(domain.TableError)
+    def _domain_error(e: domain.TableError) -> Response:
+        return error_response(from_domain_error(e))
 
     @app.errorhandler(HTTPException)
     def _http_error(e: HTTPException) -> Response | HTTPException:

@@ -1,10 +1,11 @@
-"""The table feed: authenticated JSON writes of rounds, shoes, voids and corrections (docs/api.md).
+"""The table feed: authenticated JSON writes of rounds, shoes, voids and corrections.
 
-Every view is thin: check the token, parse the body (:mod:`web.http.schemas`), call the
-:class:`web.service.Service`, map the outcome to a status. Statuses: 201 for a write that
-changed the record, 200 for a repeat that changed nothing (feeds retry; the body says
-``"status": "unchanged"``), 4xx with the error shape of :mod:`web.http.errors` for anything
-refused (nothing is stored then), 503 when the store cannot take writes.
+Every view is thin: check the token, parse the body (:mod:`web.http.schemas`) into a write
+of :mod:`roads.table`, give it to :meth:`web.service.Service.write`, map the outcome to a
+status. Statuses: 201 for a write that changed the record, 200 for a repeat that changed
+nothing (feeds retry; the body says ``"status": "unchanged"``), 4xx with the error shape of
+:mod:`web.http.errors` for anything refused (nothing is stored then; the rules' refusals are
+:mod:`roads.errors` errors mapped there), 503 when the store cannot take writes.
 
 Routes (all under ``/api``, all need ``Authorization: Bearer <ROADS_FEED_TOKEN>``):
 
@@ -20,10 +21,12 @@ import hmac
 
 from flask import Blueprint, Response, request
 
+from roads.table import CorrectRound, RecordRound, StartShoe, VoidRound
 from web.http import schemas
-from web.http.errors import Unauthorized
-from web.service import Ack, encode, get_service
+from web.http.errors import BadRequest, Unauthorized
 from web.settings import get_settings
+from web.service import Ack, get_service
+from web.views import encode
 
 bp = Blueprint("feed", __name__, url_prefix="/api")
 
@@ -59,25 +62,33 @@ def _reply(ack: Ack) -> Response:
 def post_round(table_id: str) -> Response:
     """Record one round: ``{"shoe", "round", "player", "banker"}`` or ``{"shoe", "round", "result"}``."""
     body = schemas.parse_round(_body())
-    return _reply(get_service().record_round(table_id, body))
+    write = RecordRound(body.shoe, body.round, body.canonical())
+    return _reply(get_service().write(table_id, write))
 
 
 @bp.post("/tables/<table_id>/shoes")
 def post_shoe(table_id: str) -> Response:
     """Start a shoe: ``{"shoe", "burn"?, "cut_card_position"?, "variant"?}``."""
     body = schemas.validate(schemas.ShoeIn, _body())
-    return _reply(get_service().start_shoe(table_id, body))
+    write = StartShoe(body.shoe, tuple(body.burn), body.cut_card_position, body.variant)
+    return _reply(get_service().write(table_id, write))
 
 
 @bp.post("/tables/<table_id>/shoes/<int:shoe>/rounds/<int:round>/void")
 def post_void(table_id: str, shoe: int, round: int) -> Response:  # noqa: A002 (the URL's word)
     """Void a round: ``{"reason": "..."}``; it stays in the record and counts nowhere."""
     body = schemas.validate(schemas.VoidIn, _body())
-    return _reply(get_service().void_round(table_id, shoe, round, body.reason))
+    return _reply(get_service().write(table_id, VoidRound(shoe, round, body.reason)))
 
 
 @bp.put("/tables/<table_id>/shoes/<int:shoe>/rounds/<int:round>")
 def put_round(table_id: str, shoe: int, round: int) -> Response:  # noqa: A002
-    """Correct a round: the round as it should be (either form), optional ``reason``."""
+    """Correct a round: the round as it should be (either form), optional ``reason``; a
+    ``shoe``/``round`` repeated in the body must match the path (400 ``path_mismatch``)."""
     body = schemas.parse_correction(_body())
-    return _reply(get_service().correct_round(table_id, shoe, round, body))
+    for name, given, path in (("shoe", body.shoe, shoe), ("round", body.round, round)):
+        if given is not None and given != path:
+            raise BadRequest(f"{name} {given} in the body differs from {name} {path} in the path",
+                             field=name, code="path_mismatch")
+    write = CorrectRound(shoe, round, body.canonical(), body.reason)
+    return _reply(get_service().write(table_id, write))

@@ -1,0 +1,419 @@
+"""One table's record: its shoes, rounds, card copies, voids and corrections, and their rules.
+
+A :class:`Table` is judged and changed in two steps, so that a store can make each change
+durable in between:
+
+* :meth:`Table.decide` takes a *write* (:class:`RecordRound`, :class:`StartShoe`,
+  :class:`VoidRound`, :class:`CorrectRound`: small frozen dataclasses) and answers with the
+  :class:`roads.events.Event` that would record it, or :data:`Unchanged` when the record
+  already holds it (every write is idempotent: feeds retry). It changes nothing, and raises
+  a :mod:`roads.errors` error naming the field when the write is refused.
+* :meth:`Table.apply` applies an event (decided here, or read back from a store). It is
+  deterministic: the same events in the same order give the same record, so
+  :meth:`Table.replay` of the stored events rebuilds a table version for version.
+
+Both dispatch on the write's class / the event's kind through one table each, so a new
+kind of write (a round dealt card by card, a table state) is one more entry, not a new path.
+What the record holds (shoes, rounds, their exports) is :mod:`roads.record`.
+
+The rules (``docs/api.md`` section "Feed (writes)"; ``docs/domain.md`` sections 1-2; seeds
+000-002):
+
+* round numbers start at 1 and are consecutive within a shoe (a voided round keeps its
+  number); a round with a higher shoe number starts that shoe, at round 1; shoe numbers may
+  skip but never go back;
+* the same round again is unchanged, also the original content of a corrected round; another
+  round under a taken number is a :class:`roads.errors.RoundConflict`;
+* the round that carries the cut card is the shoe's last (``docs/domain.md`` section 2):
+  later rounds of that shoe are refused (:class:`roads.errors.ShoeEnded`);
+* a shoe of N decks holds N copies of each card: its burn cards and the cards of all its
+  rounds, voided ones too (they left the shoe), count;
+* the new-shoe burn is the turned card and as many more as it says
+  (:attr:`roads.cards.Card.burn_count`);
+* a voided round stays in the record and counts nowhere; a voided round is not corrected;
+  a correction keeps the previous content in the round's history.
+
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import collections
+import logging
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Mapping, Union
+
+from roads.cards import Card, CardError
+from roads.errors import (
+    AlreadyVoided, BadCardText, BurnCount, RoundConflict, RoundGap, RoundVoided, ShoeBackwards, ShoeConflict,
+    ShoeEnded, UnknownRound, UnknownShoe, UnknownVariant,
+)
+from roads.events import CORRECT, ROUND, SHOE, VOID, Event
+from roads.record import (
+    RoundRecord, ShoeRecord, check_copies, check_round, describe, ordered_round, result_of, round_cards,
+)
+from roads.shoe_roads import ShoeRoads
+from roads.variants import DEFAULT_VARIANT_ID, Variant, get_variant
+
+log = logging.getLogger(__name__)
+
+# ----------------------------------------------------------------------------- writes
+@dataclass(frozen=True, slots=True)
+class RecordRound:
+    """Record round ``round`` of shoe ``shoe``: ``data`` is a canonical round
+    (:func:`ordered_round`; kept in that order).
+
+    Construction checks the round on its own (tableau, result, cards) and raises
+    :class:`roads.errors.TableauViolation`, :class:`roads.errors.ResultContradiction` or
+    :class:`roads.errors.BadCardText`; the record's rules are :meth:`Table.decide`'s.
+    """
+
+    shoe: int
+    round: int
+    data: Mapping[str, Any]
+    creates_table = True
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "data", ordered_round(self.data))
+        check_round(self.data)
+
+
+@dataclass(frozen=True, slots=True)
+class StartShoe:
+    """Start shoe ``shoe`` explicitly.
+
+    ``burn``: the burn cards as canonical card strings, turned card first (empty when not
+    known); ``cut_card_position``: cards from the back of the shoe (``None`` = not known);
+    ``variant``: a preset id of :mod:`roads.variants` (``None`` = the table's). Raises
+    :class:`roads.errors.BadCardText` for a burn card that does not parse.
+    """
+
+    shoe: int
+    burn: tuple[str, ...] = ()
+    cut_card_position: int | None = None
+    variant: str | None = None
+    creates_table = True
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "burn", tuple(self.burn))
+        for i, text in enumerate(self.burn):
+            try:
+                Card.parse(text)
+            except CardError as e:
+                raise BadCardText(str(e), field=f"burn[{i}]") from None
+
+
+@dataclass(frozen=True, slots=True)
+class VoidRound:
+    """Void round ``round`` of shoe ``shoe`` with ``reason`` (it stays in the record, counted nowhere)."""
+
+    shoe: int
+    round: int
+    reason: str
+    creates_table = False
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectRound:
+    """Replace round ``round`` of shoe ``shoe`` by ``data`` (a canonical round), with an
+    optional ``reason`` kept in the round's history. Construction checks the round on its own,
+    as :class:`RecordRound` does."""
+
+    shoe: int
+    round: int
+    data: Mapping[str, Any]
+    reason: str | None = None
+    creates_table = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "data", ordered_round(self.data))
+        check_round(self.data)
+
+
+Write = Union[RecordRound, StartShoe, VoidRound, CorrectRound]
+"""A write to a table's record (each class has ``creates_table``: whether it may be a new
+table's first write)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Unchanged:
+    """:meth:`Table.decide`'s answer to a write the record already holds: shoe ``shoe`` and,
+    for a write about a round, round ``round``."""
+
+    shoe: int
+    round: int | None = None
+
+
+class Table:
+    """One table's record: ``id``, ``seq`` (events applied: the table's version), ``shoes`` by
+    number, ``current`` (the newest shoe, or ``None`` before the first).
+
+    ``variant_id`` is the table's configured variant (``None`` = :data:`DEFAULT_VARIANT_ID`),
+    given to shoes that do not name one. Not thread-safe: the caller serialises
+    :meth:`decide` and :meth:`apply` (one lock per table).
+    """
+
+    def __init__(self, table_id: str, variant_id: str | None = None) -> None:
+        self.id = table_id
+        self.variant_id = variant_id
+        self.seq = 0
+        self.shoes: dict[int, ShoeRecord] = {}
+        self.current: ShoeRecord | None = None
+
+    @classmethod
+    def replay(cls, table_id: str, events: Iterable[Event], *, variant_id: str | None = None) -> "Table":
+        """A table rebuilt from its events in ``seq`` order (:meth:`apply` each). Raises
+        ``ValueError`` for an event that does not fit (a damaged store)."""
+        table = cls(table_id, variant_id)
+        for ev in events:
+            table.apply(ev)
+        return table
+
+    def default_variant(self) -> Variant:
+        """The variant of a shoe that names none: the configured one, else the default preset."""
+        return get_variant(self.variant_id or DEFAULT_VARIANT_ID)
+
+    def shoe(self, number: int) -> ShoeRecord:
+        """Shoe ``number``; raises :class:`roads.errors.UnknownShoe` (field ``"shoe"``)."""
+        s = self.shoes.get(number)
+        if s is None:
+            raise UnknownShoe(f"table {self.id!r} has no shoe {number}", field="shoe")
+        return s
+
+    def find(self, shoe: int, round_no: int) -> tuple[ShoeRecord, RoundRecord]:
+        """Shoe ``shoe`` and its round ``round_no``; raises :class:`roads.errors.UnknownShoe`
+        or :class:`roads.errors.UnknownRound` (field ``"round"``)."""
+        s = self.shoe(shoe)
+        r = s.round(round_no)
+        if r is None:
+            raise UnknownRound(f"shoe {shoe} of table {self.id!r} has no round {round_no}", field="round")
+        return s, r
+
+    # ------------------------------------------------------------------ deciding
+    def decide(self, write: Write, clock: Callable[[], float]) -> Event | Unchanged:
+        """The event that records ``write`` (next ``seq``), or :class:`Unchanged` when the record
+        already holds it. Changes nothing.
+
+        ``clock`` gives the write's time in Unix seconds: a round reads it as it is judged,
+        other writes only once they produce an event. Raises the :mod:`roads.errors` error of
+        the rule the write breaks (see each ``_decide_*`` method) and ``TypeError`` for an
+        object that is not a write.
+        """
+        method = self._DECIDE.get(type(write))
+        if method is None:
+            raise TypeError(f"not a write to a table: {write!r}")
+        return method(self, write, clock)
+
+    def _event(self, kind: str, shoe: int, round_no: int | None, data: dict[str, Any], at: float) -> Event:
+        return Event(self.id, self.seq + 1, kind, shoe, round_no, data, at)
+
+    def _backwards(self, shoe: int) -> ShoeBackwards:
+        cur = self.current
+        assert cur is not None
+        return ShoeBackwards(
+            f"shoe {shoe} is before table {self.id!r}'s current shoe {cur.number}; shoe numbers never go back",
+            field="shoe",
+        )
+
+    def _decide_round(self, w: RecordRound, clock: Callable[[], float]) -> Event | Unchanged:
+        """Raises RoundGap (a new shoe not at round 1, a skipped number), ShoeBackwards,
+        RoundConflict (``extra["stored"]``), ShoeEnded (after the cut-card round), TooManyCopies."""
+        cur = self.current
+        at = clock()
+        shoe_no, round_no, data = w.shoe, w.round, w.data
+        if cur is None or shoe_no > cur.number:
+            if round_no != 1:
+                where = f"after shoe {cur.number}" if cur else "as the table's first shoe"
+                raise RoundGap(f"round {round_no} would start shoe {shoe_no} {where}; a shoe starts at round 1",
+                               field="round")
+            variant = self.default_variant()
+            check_copies(collections.Counter(), variant.decks, round_cards(data), shoe_no)
+            return self._event(ROUND, shoe_no, 1, {"round": data, "opens_shoe": {"variant": variant.id,
+                                                                                 "decks": variant.decks}}, at)
+        shoe = cur if shoe_no == cur.number else self.shoes.get(shoe_no)
+        if shoe is None or (shoe is not cur and round_no > len(shoe.rounds)):
+            raise self._backwards(shoe_no)
+        stored = shoe.round(round_no)
+        if stored is not None:
+            if data == stored.data or data == stored.original:
+                return Unchanged(shoe_no, round_no)
+            raise RoundConflict(
+                f"shoe {shoe.number} round {stored.number} of table {self.id!r} is already stored as "
+                f"{describe(stored.data)}; this round ({describe(data)}) differs.",
+                table=self.id, shoe=shoe.number, round=stored.number, extra={"stored": stored.export(shoe.number)},
+            )
+        expected = len(shoe.rounds) + 1
+        if round_no != expected:
+            raise RoundGap(f"shoe {shoe_no} of table {self.id!r} expects round {expected} next, got {round_no}; "
+                           "round numbers are consecutive", field="round")
+        last = shoe.cut_card_round()
+        if last is not None:
+            raise ShoeEnded(f"shoe {shoe_no} ended with round {last} (the cut card came out); "
+                            f"round {round_no} belongs to a new shoe", field="round")
+        check_copies(shoe.copies, shoe.decks, round_cards(data), shoe_no)
+        return self._event(ROUND, shoe_no, round_no, {"round": data}, at)
+
+    def _decide_shoe(self, w: StartShoe, clock: Callable[[], float]) -> Event | Unchanged:
+        """Raises UnknownVariant, ShoeConflict (``extra["stored"]``: the shoe's summary),
+        ShoeBackwards, BurnCount (the turned card's :attr:`roads.cards.Card.burn_count`, seeds
+        000-002), TooManyCopies."""
+        if w.variant is not None:
+            try:
+                variant = get_variant(w.variant)
+            except ValueError as e:
+                raise UnknownVariant(str(e), field="variant") from None
+        else:
+            variant = self.default_variant()
+        burn = [Card.parse(c) for c in w.burn]
+        cur = self.current
+        if cur is not None and w.shoe <= cur.number:
+            existing = self.shoes.get(w.shoe)
+            if existing is not None:
+                same = (existing.explicit and list(existing.burn) == list(w.burn)
+                        and existing.cut_card_position == w.cut_card_position
+                        and (w.variant is None or w.variant == existing.variant.id))
+                if same:
+                    return Unchanged(w.shoe)
+                how = "explicitly with other burn cards, cut card or variant" if existing.explicit else "by its first round"
+                raise ShoeConflict(f"shoe {w.shoe} of table {self.id!r} was already started {how}",
+                                   field="shoe", extra={"stored": existing.summary(existing is cur)})
+            raise self._backwards(w.shoe)
+        if burn:
+            need = 1 + burn[0].burn_count
+            if len(burn) != need:
+                raise BurnCount(
+                    f"turned card {burn[0]} burns {need - 1} more card(s), so burn holds {need} cards; got {len(burn)}",
+                    field="burn",
+                )
+        check_copies(collections.Counter(), variant.decks, [(f"burn[{i}]", c) for i, c in enumerate(burn)], w.shoe)
+        return self._event(SHOE, w.shoe, None, {"burn": list(w.burn), "cut_card_position": w.cut_card_position,
+                                                "variant": variant.id, "decks": variant.decks}, clock())
+
+    def _decide_void(self, w: VoidRound, clock: Callable[[], float]) -> Event | Unchanged:
+        """Raises UnknownShoe, UnknownRound, AlreadyVoided (another reason; ``extra["stored"]``)."""
+        _, r = self.find(w.shoe, w.round)
+        if r.void is not None:
+            if r.void["reason"] == w.reason:
+                return Unchanged(w.shoe, w.round)
+            raise AlreadyVoided(f"shoe {w.shoe} round {w.round} is already voided (reason {r.void['reason']!r})",
+                                field="reason", extra={"stored": r.export(w.shoe)})
+        return self._event(VOID, w.shoe, w.round, {"reason": w.reason}, clock())
+
+    def _decide_correct(self, w: CorrectRound, clock: Callable[[], float]) -> Event | Unchanged:
+        """Raises UnknownShoe, UnknownRound, RoundVoided (``extra["stored"]``), ShoeEnded (a cut
+        card on a round before the shoe's last recorded one; field ``"cut_card"``),
+        TooManyCopies (the round's previous cards are given back first)."""
+        s, r = self.find(w.shoe, w.round)
+        if r.void is not None:
+            raise RoundVoided(f"shoe {w.shoe} round {w.round} is voided ({r.void['reason']!r}); "
+                              "a voided round is not corrected", field="round", extra={"stored": r.export(w.shoe)})
+        if w.data == r.data:
+            return Unchanged(w.shoe, w.round)
+        if w.data.get("cut_card") and w.round < len(s.rounds):
+            raise ShoeEnded(f"round {w.round} cannot carry the cut card: shoe {w.shoe} has rounds up to {len(s.rounds)}",
+                            field="cut_card")
+        check_copies(s.copies, s.decks, round_cards(w.data), w.shoe, removed=[c for _, c in round_cards(r.data)])
+        return self._event(CORRECT, w.shoe, w.round, {"round": w.data, "reason": w.reason}, clock())
+
+    _DECIDE: dict[type, Callable[..., Event | Unchanged]] = {
+        RecordRound: _decide_round,
+        StartShoe: _decide_shoe,
+        VoidRound: _decide_void,
+        CorrectRound: _decide_correct,
+    }
+
+    # ------------------------------------------------------------------ applying
+    def apply(self, ev: Event) -> None:
+        """Apply one event: the next ``seq`` of this table. Deterministic: the same events in
+        the same order give the same record. Raises ``ValueError`` for an event that does not
+        fit the record (a damaged store); the record is unchanged then."""
+        if ev.seq != self.seq + 1:
+            raise ValueError(f"table {self.id!r}: event seq {ev.seq} after {self.seq}")
+        s = self._APPLY[ev.kind](self, ev)
+        s.version = ev.seq
+        s.updated_at = ev.at
+        self.seq = ev.seq
+
+    def _variant_or_default(self, variant_id: str) -> Variant:
+        try:
+            return get_variant(variant_id)
+        except ValueError:
+            log.warning("stored variant %r is no longer a preset; using %r", variant_id, DEFAULT_VARIANT_ID)
+            return get_variant(DEFAULT_VARIANT_ID)
+
+    def _open_shoe(self, number: int, info: Mapping[str, Any], at: float, explicit: bool) -> ShoeRecord:
+        s = ShoeRecord(number=number, variant=self._variant_or_default(info["variant"]), decks=int(info["decks"]),
+                       started_at=at, explicit=explicit, burn=tuple(info.get("burn") or ()),
+                       cut_card_position=info.get("cut_card_position"))
+        s.copies.update(Card.parse(c) for c in s.burn)
+        s.roads = ShoeRoads()
+        if self.current is not None:
+            self.current.roads = None  # past shoes are rebuilt from their ops on demand
+        self.shoes[number] = s
+        self.current = s
+        return s
+
+    def _stored_shoe(self, ev: Event) -> ShoeRecord:
+        s = self.shoes.get(ev.shoe)
+        if s is None:
+            raise ValueError(f"table {self.id!r} event {ev.seq}: no shoe {ev.shoe}")
+        return s
+
+    @staticmethod
+    def _stored_round(s: ShoeRecord, ev: Event) -> RoundRecord:
+        r = s.round(ev.round or 0)
+        if r is None:
+            raise ValueError(f"event {ev.seq}: shoe {s.number} has no round {ev.round}")
+        return r
+
+    def _apply_shoe(self, ev: Event) -> ShoeRecord:
+        return self._open_shoe(ev.shoe, ev.data, ev.at, explicit=True)
+
+    def _apply_round(self, ev: Event) -> ShoeRecord:
+        d = ev.data
+        data = ordered_round(d["round"])
+        result = result_of(data)
+        if "opens_shoe" in d:
+            if ev.round != 1:
+                raise ValueError(f"table {self.id!r} shoe {ev.shoe}: round {ev.round} opens the shoe")
+            s = self._open_shoe(ev.shoe, d["opens_shoe"], ev.at, explicit=False)
+        else:
+            s = self._stored_shoe(ev)
+            if ev.round != len(s.rounds) + 1:
+                raise ValueError(f"table {self.id!r} shoe {ev.shoe}: round {ev.round} after {len(s.rounds)}")
+        s.rounds.append(RoundRecord(ev.round, data, data, result, ev.at))
+        s.copies.update(c for _, c in round_cards(data))
+        s.ops.append(("record", ev.round, result))
+        if s.roads is not None:
+            s.roads.record(ev.round, result)
+        return s
+
+    def _apply_void(self, ev: Event) -> ShoeRecord:
+        s = self._stored_shoe(ev)
+        r = self._stored_round(s, ev)
+        r.void = {"reason": ev.data["reason"], "at": ev.at}
+        s.ops.append(("void", r.number, None))
+        if s.roads is not None:
+            s.roads.void(r.number)
+        return s
+
+    def _apply_correct(self, ev: Event) -> ShoeRecord:
+        s = self._stored_shoe(ev)
+        r = self._stored_round(s, ev)
+        data = ordered_round(ev.data["round"])
+        result = result_of(data)
+        s.copies.subtract(c for _, c in round_cards(r.data))
+        s.copies.update(c for _, c in round_cards(data))
+        r.corrections.append({"at": ev.at, "reason": ev.data.get("reason"), "previous": r.data})
+        r.data, r.result = data, result
+        s.ops.append(("correct", r.number, result))
+        if s.roads is not None:
+            s.roads.correct(r.number, result)
+        return s
+
+    _APPLY: dict[str, Callable[["Table", Event], ShoeRecord]] = {
+        SHOE: _apply_shoe,
+        ROUND: _apply_round,
+        VOID: _apply_void,
+        CORRECT: _apply_correct,
+    }

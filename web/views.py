@@ -1,0 +1,277 @@
+"""The read model: every table's snapshot and lobby entry, the lobby bytes, past shoes' snapshots,
+shoe listings and round exports, built from the tables' records (:class:`roads.table.Table`).
+
+:class:`Views` holds the known tables (:class:`TableSlot`: a record, its lock, its display
+name and its current :class:`TableView`) in lobby order. After every change of a table the
+service calls :meth:`Views.refresh`: the table's new snapshot and lobby entry are built and
+encoded once, swapped in whole, and published to the hub: topic ``f"table:{table_id}"``
+(payload: snapshot JSON, version: the table's version) and ``"lobby"`` (payload: the JSON list
+of :meth:`Views.list_tables`, version: the sum of all table versions).
+
+Snapshot reads (``snapshot``, ``snapshot_json``, ``table``, ``list_tables``, ``lobby_json``:
+the API, pages, PNG and WebSocket hot paths) never take a table lock: they read the table's
+latest immutable view. Shoe listings, exports and the rebuild of a past shoe's snapshot read
+the record, so they hold the table's lock while they copy it out. Returned dicts are shared:
+do not mutate them. An unknown table or shoe raises :class:`web.http.errors.NotFound`
+(``unknown_table`` / ``unknown_shoe``: :class:`roads.errors.UnknownTable` /
+:class:`roads.errors.UnknownShoe` through :func:`web.http.errors.from_domain_error`).
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from roads.errors import UnknownShoe, UnknownTable
+from roads.shoe_roads import ShoeRoads
+from roads.snapshot import build_snapshot
+from roads.table import ShoeRecord, Table
+from web.http.errors import from_domain_error
+from web.hub import Hub
+
+PAST_SHOE_CACHE = 64
+"""Snapshots of past shoes kept in memory (LRU, per service); older ones are rebuilt on demand
+by replaying the shoe's recorded operations."""
+
+
+def encode(obj: Any) -> bytes:
+    """Compact UTF-8 JSON (non-ASCII kept, key order as built): every snapshot's one encoding."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """What readers see of a table, replaced whole after every write (never mutated)."""
+
+    version: int
+    snapshot: dict[str, Any]
+    json: bytes
+    lobby_entry: dict[str, Any]
+    lobby_json: bytes
+
+
+class TableSlot:
+    """One known table: its record (``table``), the lock its writers and record readers hold,
+    its display name, whether it is configured, and its current :class:`TableView`."""
+
+    def __init__(self, table_id: str, name: str | None, variant_id: str | None, configured: bool) -> None:
+        self.id = table_id
+        self.name = name or table_id
+        self.configured = configured
+        self.lock = threading.Lock()
+        self.table = Table(table_id, variant_id)
+        self.view: TableView | None = None
+
+    @property
+    def visible(self) -> bool:
+        """Configured, or has at least one stored event (a refused first write leaves no table)."""
+        return self.configured or self.table.seq > 0
+
+
+class Views:
+    """The known tables in lobby order and everything readers get from them (see module doc)."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.slots: dict[str, TableSlot] = {}
+        self.order: list[str] = []
+        """Lobby order: configured tables in configuration order, then the others by id."""
+        self._registry_lock = threading.Lock()
+        self._lobby_lock = threading.Lock()
+        self._lobby: tuple[int, bytes] = (0, b"[]")
+        self._past: collections.OrderedDict[tuple[str, int], tuple[int, dict[str, Any], bytes]] = collections.OrderedDict()
+        self._past_lock = threading.Lock()
+
+    # ------------------------------------------------------------------ the tables
+    def add_configured(self, table_id: str, name: str | None, variant_id: str | None) -> None:
+        """Register a configured table (before loading), at the end of the configured ones."""
+        self.slots[table_id] = TableSlot(table_id, name, variant_id, configured=True)
+        self.order.append(table_id)
+
+    def slot(self, table_id: str) -> TableSlot:
+        """The slot of ``table_id``, created (unconfigured, not yet visible) when new."""
+        t = self.slots.get(table_id)
+        if t is not None:
+            return t
+        with self._registry_lock:
+            return self.slots.setdefault(table_id, TableSlot(table_id, None, None, configured=False))
+
+    def sort_order(self) -> None:
+        """Configured tables first in configuration order, then every other known table by id."""
+        with self._registry_lock:
+            configured = [i for i in self.order if self.slots[i].configured]
+            self.order = configured + sorted(i for i, t in self.slots.items() if not t.configured)
+
+    def add_to_order(self, table_id: str) -> None:
+        """Give a table that just became visible its place in the lobby order (no-op when it has one)."""
+        if table_id in self.order:
+            return
+        with self._registry_lock:
+            configured = [i for i in self.order if self.slots[i].configured]
+            others = sorted({i for i in self.order if not self.slots[i].configured} | {table_id})
+            self.order = configured + others
+
+    def visible(self, table_id: str) -> TableSlot:
+        """The slot of a visible table; raises :class:`web.http.errors.NotFound` (``unknown_table``)."""
+        t = self.slots.get(table_id)
+        if t is None or not t.visible or t.view is None:
+            raise from_domain_error(UnknownTable(f"no table {table_id!r}", field="table_id"))
+        return t
+
+    @staticmethod
+    def _shoe(t: TableSlot, number: int) -> ShoeRecord:
+        """Shoe ``number`` of ``t``; raises :class:`web.http.errors.NotFound` (``unknown_shoe``)."""
+        try:
+            return t.table.shoe(number)
+        except UnknownShoe as e:
+            raise from_domain_error(e) from None
+
+    # ------------------------------------------------------------------ reads
+    def table(self, table_id: str) -> dict[str, Any]:
+        """``{"id", "name", "variant": {"id", "name"}}`` (the current shoe's variant, else the
+        configured one). Raises :class:`web.http.errors.NotFound`."""
+        t = self.visible(table_id)
+        v = t.view.lobby_entry["variant"]  # type: ignore[union-attr]
+        return {"id": t.id, "name": t.name, "variant": v}
+
+    def list_tables(self) -> list[dict[str, Any]]:
+        """Every visible table in lobby order: ``{"id", "name", "variant": {"id", "name"},
+        "shoe", "round", "last", "good_roads", "side_bets", "version", "big_road"}`` (before the
+        first shoe: ``shoe`` 1, ``round`` 0, empty roads)."""
+        out = []
+        for table_id in self.order:
+            t = self.slots.get(table_id)
+            if t is not None and t.visible and t.view is not None:
+                out.append(t.view.lobby_entry)
+        return out
+
+    def lobby_json(self) -> tuple[int, bytes]:
+        """``(lobby version, JSON of list_tables())``, encoded once per change."""
+        return self._lobby
+
+    def snapshot(self, table_id: str, shoe: int | None = None) -> dict[str, Any]:
+        """The snapshot dict (``roads.snapshot`` shape plus ``name`` and ``live``) of the current
+        shoe (``shoe`` None) or of shoe ``shoe``. Raises :class:`web.http.errors.NotFound`."""
+        return self._snapshot(table_id, shoe)[1]
+
+    def snapshot_json(self, table_id: str, shoe: int | None = None) -> tuple[int, bytes]:
+        """``(version, snapshot JSON bytes)``, encoded once per version; raises as :meth:`snapshot`."""
+        version, _, data = self._snapshot(table_id, shoe)
+        return version, data
+
+    def _snapshot(self, table_id: str, shoe: int | None) -> tuple[int, dict[str, Any], bytes]:
+        t = self.visible(table_id)
+        view: TableView = t.view  # type: ignore[assignment]  # visible() checked it
+        if shoe is None or shoe == view.snapshot.get("shoe"):
+            if shoe is not None:
+                self._shoe(t, shoe)  # a configured table shows shoe 1 before it exists
+            return view.version, view.snapshot, view.json
+        return self._past_snapshot(t, shoe)
+
+    def _past_snapshot(self, t: TableSlot, number: int) -> tuple[int, dict[str, Any], bytes]:
+        s = self._shoe(t, number)
+        key = (t.id, number)
+        with self._past_lock:
+            hit = self._past.get(key)
+            if hit is not None and hit[0] == s.version:
+                self._past.move_to_end(key)
+                return hit
+        with t.lock:
+            roads = s.replay_roads()
+            snap = self._build(t, s, roads, s.version, live=False)
+        entry = (s.version, snap, encode(snap))
+        with self._past_lock:
+            self._past[key] = entry
+            self._past.move_to_end(key)
+            while len(self._past) > PAST_SHOE_CACHE:
+                self._past.popitem(last=False)
+        return entry
+
+    def shoes(self, table_id: str) -> list[dict[str, Any]]:
+        """Every shoe of the table, oldest first (:meth:`roads.table.ShoeRecord.summary` lines).
+        Raises :class:`web.http.errors.NotFound`."""
+        t = self.visible(table_id)
+        with t.lock:
+            cur = t.table.current
+            return [s.summary(s is cur) for _, s in sorted(t.table.shoes.items())]
+
+    def shoe(self, table_id: str, shoe: int) -> dict[str, Any]:
+        """One line of :meth:`shoes`. Raises :class:`web.http.errors.NotFound`."""
+        t = self.visible(table_id)
+        with t.lock:
+            s = self._shoe(t, shoe)
+            return s.summary(s is t.table.current)
+
+    def rounds(self, table_id: str, shoe: int) -> list[dict[str, Any]]:
+        """Every recorded round of a shoe for export, voided ones included
+        (:meth:`roads.table.RoundRecord.export`). Raises as :meth:`shoe`."""
+        t = self.visible(table_id)
+        with t.lock:
+            return [r.export(shoe) for r in self._shoe(t, shoe).rounds]
+
+    @staticmethod
+    def ack(t: TableSlot, status: str, shoe: int, round_no: int | None = None) -> dict[str, Any]:
+        """The response body of a write: ``{"status", "table", "version", "shoe"}`` plus, for a
+        round, ``"round"``, its ``"result"`` and ``"void"`` as stored now (caller holds the lock)."""
+        table = t.table
+        body: dict[str, Any] = {"status": status, "table": t.id, "version": table.seq, "shoe": shoe}
+        if round_no is not None:
+            body["round"] = round_no
+            s = table.shoes.get(shoe)
+            stored = s.round(round_no) if s is not None else None
+            if stored is not None:
+                body["result"] = stored.result.to_json()
+                body["void"] = stored.void_json()
+        return body
+
+    # ------------------------------------------------------------------ building and publishing
+    def _build(self, t: TableSlot, s: ShoeRecord | None, roads: ShoeRoads | None, version: int, *,
+               live: bool) -> dict[str, Any]:
+        if s is None:  # a configured table before its first shoe: shoe 1 awaiting round 1
+            snap = build_snapshot(table=t.id, shoe=1, version=version, roads=ShoeRoads(),
+                                  variant=t.table.default_variant())
+        else:
+            snap = build_snapshot(table=t.id, shoe=s.number, version=version, roads=roads, variant=s.variant)
+        snap["name"] = t.name
+        snap["live"] = live
+        return snap
+
+    def refresh(self, t: TableSlot, *, publish_lobby: bool = True) -> None:
+        """Build the table's new view from its current shoe and publish it (caller holds the lock)."""
+        table = t.table
+        s = table.current
+        snap = self._build(t, s, s.roads if s is not None else None, table.seq, live=True)
+        variant = s.variant if s is not None else table.default_variant()
+        entry = {
+            "id": t.id,
+            "name": t.name,
+            "variant": {"id": variant.id, "name": variant.name},
+            "shoe": snap.get("shoe", 0),
+            "round": snap.get("round", 0),
+            "last": snap.get("last"),
+            "good_roads": snap.get("good_roads", []),
+            "side_bets": snap.get("side_bets", []),
+            "version": table.seq,
+            "big_road": snap.get("big_road"),
+        }
+        view = TableView(table.seq, snap, encode(snap), entry, encode(entry))
+        t.view = view
+        self.hub.publish(f"table:{t.id}", view.version, view.json)
+        if publish_lobby:
+            self.publish_lobby()
+
+    def publish_lobby(self) -> None:
+        """Encode the lobby list from every visible table's view and publish it."""
+        with self._lobby_lock:
+            parts = []
+            total = 0
+            for table_id in list(self.order):
+                t = self.slots.get(table_id)
+                if t is not None and t.visible and t.view is not None:
+                    parts.append(t.view.lobby_json)
+                    total += t.view.version
+            self._lobby = (total, b"[" + b",".join(parts) + b"]")
+            self.hub.publish("lobby", total, self._lobby[1])
