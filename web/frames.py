@@ -28,6 +28,10 @@ from web.delta import diff
 from web.hub import Message
 
 
+SMALL_DELTA_BYTES = 4096
+"""A delta frame up to this size is sent without comparing it with the snapshot's size."""
+
+
 def text_frame(payload: bytes) -> bytes:
     """An unmasked, uncompressed, final RFC 6455 text frame (server to client) carrying ``payload``.
 
@@ -67,6 +71,8 @@ def delta_ops(message: Message) -> list[list[Any]] | None:
     base = message.base
     if base is None or epoch(message) != epoch(base):
         return None
+    if message.ops is not None:
+        return message.ops
     return diff(base.document, message.document)
 
 
@@ -133,8 +139,9 @@ class FrameCache:
                     ops = delta_ops(entry.message)
                     if ops is not None:
                         text = delta_text(topic, entry.message, ops)
-                        # 60 bytes: the snapshot frame's own envelope; never send a delta that is bigger.
-                        if len(text) < len(entry.message.payload) + 60:
+                        # Never send a delta bigger than the snapshot frame (60 bytes: its envelope);
+                        # a small one is never bigger, and the payload may not even be built yet.
+                        if len(text) <= SMALL_DELTA_BYTES or len(text) < len(entry.message.payload) + 60:
                             entry.delta, entry.delta_wire = text, text_frame(text)
                     entry.delta_done = True
         return entry

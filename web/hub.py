@@ -18,7 +18,7 @@ the previous version only what changed (:mod:`web.delta`).
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import Any, Callable
 
 import orjson
 
@@ -26,23 +26,36 @@ import orjson
 class Message:
     """One published message of a topic. Immutable once published (as seen from outside).
 
-    ``version`` (int, per topic, increasing), ``payload`` (UTF-8 JSON bytes), ``epoch``
-    (deltas exist only between messages of one epoch; ``None``: see :mod:`web.frames`) and
-    :attr:`document`, the object ``payload`` encodes: given by the publisher, or decoded from
-    ``payload`` once, when first asked for. :attr:`base` is the topic's previous message
-    (``None`` for the first one, and once two newer messages exist: the hub keeps at most
-    three messages of a topic alive). Two messages are equal when version and payload are.
+    ``version`` (int, per topic, increasing), :attr:`payload` (UTF-8 JSON bytes; the publisher
+    may give a zero-argument function instead, called once when the bytes are first needed),
+    ``epoch`` (deltas exist only between messages of one epoch; ``None``: see
+    :mod:`web.frames`), :attr:`document`, the object ``payload`` encodes (given by the
+    publisher, or decoded from ``payload`` once, when first asked for) and ``ops``, the
+    :mod:`web.delta` operations from the previous message's document to this one when the
+    publisher knows them (else ``None``: the frame builder diffs the documents). :attr:`base`
+    is the topic's previous message (``None`` for the first one, and once two newer messages
+    exist: the hub keeps at most three messages of a topic alive). Two messages are equal
+    when their version and payload are.
     """
 
-    __slots__ = ("version", "payload", "epoch", "base", "_document")
+    __slots__ = ("version", "_payload", "epoch", "base", "ops", "_document")
 
-    def __init__(self, version: int, payload: bytes, document: Any = None, epoch: Any = None,
-                 base: "Message | None" = None) -> None:
+    def __init__(self, version: int, payload: "bytes | Callable[[], bytes]", document: Any = None,
+                 epoch: Any = None, base: "Message | None" = None, ops: list | None = None) -> None:
         self.version = version
-        self.payload = payload
+        self._payload = payload
         self.epoch = epoch
         self.base = base
+        self.ops = ops if base is not None else None
         self._document = document
+
+    @property
+    def payload(self) -> bytes:
+        """The message's JSON bytes (built at most once when the publisher gave a function)."""
+        payload = self._payload
+        if not isinstance(payload, bytes):
+            payload = self._payload = payload()
+        return payload
 
     @property
     def document(self) -> Any:
@@ -67,7 +80,7 @@ class Message:
         return hash((self.version, self.payload))
 
     def __repr__(self) -> str:
-        return f"Message(version={self.version}, payload=<{len(self.payload)} bytes>, base={self.base_version})"
+        return f"Message(version={self.version}, base={self.base_version})"
 
 
 class _Topic:
@@ -97,10 +110,12 @@ class Hub:
                 t = self._topics.setdefault(topic, _Topic())
         return t
 
-    def publish(self, topic: str, version: int, payload: bytes, document: Any = None, epoch: Any = None) -> Message:
+    def publish(self, topic: str, version: int, payload: "bytes | Callable[[], bytes]", document: Any = None,
+                epoch: Any = None, ops: list | None = None) -> Message:
         """Replace ``topic``'s latest message and wake that topic's waiters (no other topic's).
 
-        ``document``/``epoch``: see :class:`Message`. O(1); never blocks on clients. Every
+        ``document``/``epoch``/``ops`` (``ops`` from the topic's current latest message): see
+        :class:`Message`. O(1); never blocks on clients. Every
         listener added with :meth:`listen` is then called with ``(topic, message)`` in this
         thread: listeners must return at once (hand work to their own thread). Returns the
         new message.
@@ -110,7 +125,7 @@ class Hub:
             previous = t.latest
             if previous is not None and previous.base is not None:
                 previous.base.base = None  # keep at most three messages of the topic alive
-            message = Message(version, payload, document, epoch, previous)
+            message = Message(version, payload, document, epoch, previous, ops)
             t.latest = message
             t.cond.notify_all()
         for listener in self._listeners:

@@ -240,7 +240,7 @@ def test_a_slow_client_skips_to_the_newest_version_and_holds_up_no_one(slow_serv
     fast = connect(server, "/ws/lobby")
     try:
         assert slow.peek(16)  # the server began writing version V+1 to the slow screen: it is stuck there
-        assert recv_json(fast)["version"] == V + 1
+        assert recv_snapshot(fast)["version"] == V + 1
         for version in range(V + 2, V + 11):  # publishing never waits for the stuck client
             hub.publish("lobby", version, big_payload(version))
         seen = [recv_snapshot(fast)["version"]]
@@ -263,8 +263,9 @@ def test_a_reading_client_gets_each_new_version_once(slow_server):
     client = RawClient(server, "/ws/lobby")
     try:
         assert client.messages(1) == [{"type": "snapshot", "topic": "lobby", "version": V + 1, "data": {"round": 1}}]
-        hub.publish("lobby", V + 2, b'{"round":2}')
-        assert client.messages(1) == [{"type": "snapshot", "topic": "lobby", "version": V + 2, "data": {"round": 2}}]
+        hub.publish("lobby", V + 2, b'{"round":2}')  # a client at the previous version gets the delta
+        assert client.messages(1) == [{"type": "delta", "topic": "lobby", "base": V + 1, "version": V + 2,
+                                       "ops": [["m", [], {"round": 2}]]}]
         hub.publish("lobby", V + 2, b'{"round":2}')  # the same version again: nothing sent
         assert client.silent_for(0.3)
     finally:
