@@ -26,6 +26,7 @@ from roads.variants import DEFAULT_VARIANT_ID, get_variant
 from web.delta import apply, diff
 from web.frames import FrameCache
 from web.hub import Hub
+from support.feed import Feed
 
 VARIANT = get_variant(DEFAULT_VARIANT_ID)
 
@@ -195,3 +196,38 @@ def test_apply_of_diff_gives_the_new_document(old, new):
 def test_operations_that_do_not_fit_are_refused(ops):
     with pytest.raises(ValueError):
         apply({"l": [1, 2]}, ops)
+
+
+def test_snapshot_bytes_are_those_of_the_standard_json_encoding():
+    """The JSON API's bytes must not change with the faster encoder (web.views.encode)."""
+    from web.views import encode
+
+    rng = random.Random(5)
+    for i, snap in enumerate(random_table_history(rng, shoes=30)):
+        if i % 7 == 0:
+            assert encode(snap) == json.dumps(snap, ensure_ascii=False, separators=(",", ":")).encode()
+    for tricky in ({"p": 1e-05}, {"p": 1.5e-7}, {"big": 2**70}, {"s": "0.00001 e-5"}, {"x": [0.1, 100.0, 48.8]}):
+        assert encode(tricky) == json.dumps(tricky, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def test_a_write_publishes_a_lobby_delta_of_that_one_table(app, client, deal):
+    """30 tables in the lobby; a round at table T17 gives a lobby delta whose every operation
+    is inside T17's entry, and applied to the previous list it gives the new list (the API's)."""
+    from web.service import get_service
+
+    hub = get_service(app).hub
+    feed = Feed(client)
+    cards = deal(40, seed=9)
+    for n in range(30):
+        assert feed.round(1, 1, *cards[n], table=f"T{n:02d}").status_code == 201
+    before = client.get("/api/tables").get_json()["tables"]
+    base = hub.latest("lobby")
+    assert feed.round(1, 2, *cards[35], table="T17").status_code == 201
+    message = hub.latest("lobby")
+    assert message.base is base
+    index = [t["id"] for t in before].index("T17")
+    frame = json.loads(FrameCache().text_for("lobby", message, base.version))
+    assert frame["type"] == "delta" and frame["ops"]
+    assert all(op[1][0] == index for op in frame["ops"])
+    assert apply(copy.deepcopy(before), frame["ops"]) == client.get("/api/tables").get_json()["tables"]
+    assert len(orjson.dumps(frame)) < 2000 < len(message.payload)
