@@ -46,6 +46,11 @@ KEEPALIVE_S = 20.0
 """Seconds between keepalive frames on a channel whose topic publishes nothing (pages close
 a connection silent for 75 s: ``static/js/live.js``)."""
 
+FULL_INTERVAL_S = 1.0
+"""Shortest time between two snapshot frames posted to one topic's full channel, in seconds
+(the lobby's frame holds every table; a new shoe goes at once). A page that resyncs from a
+full frame older than the deltas it holds fetches again (``static/js/delta.js``)."""
+
 RETRY_S = (0.05, 2.0)
 """Backoff after a failed POST: first and longest wait, in seconds (doubling)."""
 
@@ -81,9 +86,10 @@ class NchanPublisher:
 
     :meth:`offer` (called by :meth:`web.hub.Hub.publish`, in the writer's thread) only swaps
     the topic's newest message into a dict and wakes the thread. The thread POSTs, for each
-    topic with a new message, the snapshot frame to ``<topic>.full`` and then, to ``<topic>``,
-    the delta from the version it last published there (also when versions were skipped in
-    between), or the snapshot frame after a new shoe. Failed POSTs are retried with backoff (the newest message then, not each one);
+    topic with a new message, the snapshot frame to ``<topic>.full`` (at most every
+    :data:`FULL_INTERVAL_S`, the newest one) and then, to ``<topic>``, the delta from the
+    version it last published there (also when versions were skipped in between), or the
+    snapshot frame after a new shoe. Failed POSTs are retried with backoff (the newest message then, not each one);
     every idle channel gets a keepalive frame every :data:`KEEPALIVE_S`. Counters:
     ``posts``, ``failures``, ``skipped`` (versions never published because a newer one came).
     """
@@ -100,6 +106,9 @@ class NchanPublisher:
         self._pending: dict[str, Message] = {}
         self._published: dict[str, Message] = {}  # topic -> the message the delta channel holds
         self._sent_at: dict[str, float] = {}
+        self._full_due: dict[str, Message] = {}  # newest message not yet in the topic's full channel
+        self._full_held: dict[str, Message] = {}  # what each full channel holds
+        self._full_at: dict[str, float] = {}
         self._stopped = False
         self._conn: http.client.HTTPConnection | None = None
         self.posts = self.failures = self.skipped = 0
@@ -144,7 +153,7 @@ class NchanPublisher:
         while True:
             with self._cond:
                 self._busy = False
-                self._cond.wait_for(lambda: self._stopped or self._pending, timeout=self._next_keepalive_in())
+                self._cond.wait_for(lambda: self._stopped or self._pending, timeout=self._next_wake_in())
                 if self._stopped:
                     break
                 batch, self._pending = self._pending, {}
@@ -153,6 +162,7 @@ class NchanPublisher:
                 for topic, message in batch.items():
                     self._publish(topic, message)
                     batch[topic] = None  # type: ignore[assignment]
+                self._post_fulls(time.monotonic())
                 self._keepalives()
                 delay = RETRY_S[0]
             except (OSError, http.client.HTTPException, _Refused) as exc:
@@ -163,6 +173,7 @@ class NchanPublisher:
                         if message is not None:
                             self._pending.setdefault(topic, message)
                             self._published.pop(topic, None)  # the channel may have missed a version
+                            self._full_held.pop(topic, None)
                 if self.failures in (1, 10, 100) or self.failures % 1000 == 0:
                     log.warning("nchan publish to %s failed (%s failures so far): %s", self.url, self.failures, exc)
                 with self._cond:
@@ -170,16 +181,32 @@ class NchanPublisher:
                 delay = min(delay * 2, RETRY_S[1])
         self._drop_connection()
 
-    def _next_keepalive_in(self) -> float:
-        if not self._sent_at:
-            return self.keepalive_s
-        return max(0.05, min(self._sent_at.values()) + self.keepalive_s - time.monotonic())
+    def _next_wake_in(self) -> float:
+        now = time.monotonic()
+        wake = min(self._sent_at.values()) + self.keepalive_s if self._sent_at else now + self.keepalive_s
+        for topic, message in self._full_due.items():
+            wake = min(wake, self._full_at.get(topic, 0.0) + FULL_INTERVAL_S)
+        return max(0.01, wake - now)
+
+    def _post_fulls(self, now: float, only: str | None = None) -> None:
+        """Post the newest snapshot frame of each topic whose full channel may take one now."""
+        for topic in [only] if only is not None else list(self._full_due):
+            message = self._full_due.get(topic)
+            if message is None:
+                continue
+            held = self._full_held.get(topic)
+            if held is None or now - self._full_at.get(topic, 0.0) >= FULL_INTERVAL_S or epoch(held) != epoch(message):
+                self._post(topic + ".full", self.frames.text_for(topic, message, None))
+                self._full_held[topic] = message
+                self._full_at[topic] = now
+                del self._full_due[topic]
 
     def _publish(self, topic: str, message: Message) -> None:
         have = self._published.get(topic)
         if have is not None and have.version == message.version:
             return
-        self._post(topic + ".full", self.frames.text_for(topic, message, None))
+        self._full_due[topic] = message
+        self._post_fulls(time.monotonic(), only=topic)  # before the delta, when it may go now
         if have is not None and have is not message.base and have.version != message.base_version:
             body = self._skip_delta(topic, have, message)  # versions were skipped in between
         else:

@@ -99,6 +99,8 @@
    * opts.initial = {version, data} seeds the document (the page's embedded snapshot).
    * Counters for tests and tools: deltas (applied), resyncs (gaps), version.
    */
+  var RETRY_MS = 300;
+
   function Tracker(opts) {
     this.opts = opts || {};
     var initial = this.opts.initial;
@@ -119,25 +121,26 @@
       return msg;
     }
     if (msg.type === "keepalive") {
-      if (!this.fetching && this.version !== null && msg.version > this.version) this.gap();
+      if (!this.fetching && this.version !== null && msg.version > this.version) this.gap(null);
       return msg;
     }
     if (msg.type !== "delta") return msg;
     if (this.fetching) { this.held.push(msg); return null; }
     if (this.doc !== undefined && this.version !== null && msg.base === this.version) {
       var data;
-      try { data = apply(this.doc, msg.ops); } catch (e) { this.gap(); return null; }
+      try { data = apply(this.doc, msg.ops); } catch (e) { this.gap(null); return null; }
       this.doc = data;
       this.version = msg.version;
       this.deltas++;
       return { type: "snapshot", topic: msg.topic, version: msg.version, data: data, delta: true };
     }
     if (this.version !== null && msg.version <= this.version) return null; // already held
-    this.gap();
+    this.gap(msg);
     return null;
   };
 
-  Tracker.prototype.gap = function () {
+  /** A gap: resync from the full frame, then take `msg` (the frame that showed the gap) again. */
+  Tracker.prototype.gap = function (msg) {
     var self = this, opts = this.opts;
     this.resyncs++;
     if (!opts.fullUrl || typeof fetch !== "function") {
@@ -145,8 +148,18 @@
       if (opts.reconnect) opts.reconnect();
       return;
     }
+    if (msg) this.held.push(msg);
     if (this.fetching) return;
     this.fetching = true;
+    // The full frame may be older than the deltas that made this a gap (it is refreshed about
+    // every second): fetch again, but not more often than every RETRY_MS.
+    var wait = Math.max(0, (this.fetchedAt || 0) + RETRY_MS - Date.now());
+    setTimeout(function () { self.fetchFull(); }, wait);
+  };
+
+  Tracker.prototype.fetchFull = function () {
+    var self = this, opts = this.opts;
+    this.fetchedAt = Date.now();
     fetch(opts.fullUrl, { cache: "no-store", headers: { "Accept": "application/json" } })
       .then(function (resp) {
         if (!resp.ok) throw new Error("full document: HTTP " + resp.status);
