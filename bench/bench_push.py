@@ -150,7 +150,7 @@ class Service:
         full_env = {**os.environ, "ROADS_DATA_DIR": self.dir, "ROADS_FEED_TOKEN": TOKEN, **(env or {})}
         self.proc = subprocess.Popen(
             [gunicorn, "-k", "gthread", "-w", "1", "--threads", str(threads), "--worker-connections",
-             str(threads + 200), "--backlog", "8192", "-b", f"127.0.0.1:{self.port}", "--graceful-timeout", "2",
+             str(threads + 200), "--backlog", "8192", "--keep-alive", "75", "-b", f"127.0.0.1:{self.port}", "--graceful-timeout", "2",
              "--log-level", "warning", "web:create_app()"],
             cwd=str(ROOT), env=full_env, start_new_session=True, stdout=subprocess.DEVNULL)
         wait_port(self.port)
@@ -162,11 +162,19 @@ class Service:
     def post(self, table: str, shoe: int, number: int, cards: tuple[list[str], list[str]]) -> tuple[float, int]:
         """POST one round; returns (wall time just before sending, new version)."""
         body = json.dumps({"shoe": shoe, "round": number, "player": cards[0], "banker": cards[1]})
-        t = time.time()
-        self.conn.request("POST", f"/api/tables/{table}/rounds", body=body,
-                          headers={"Content-Type": "application/json", "Authorization": f"Bearer {TOKEN}"})
-        resp = self.conn.getresponse()
-        data = resp.read()
+        for attempt in (1, 2):
+            t = time.time()
+            try:
+                self.conn.request("POST", f"/api/tables/{table}/rounds", body=body,
+                                  headers={"Content-Type": "application/json", "Authorization": f"Bearer {TOKEN}"})
+                resp = self.conn.getresponse()
+                data = resp.read()
+                break
+            except (OSError, http.client.HTTPException):  # an idle keep-alive connection the server closed
+                self.conn.close()
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                if attempt == 2:
+                    raise
         if resp.status != 201:
             raise RuntimeError(f"feed POST answered {resp.status}: {data[:200]!r}")
         return t, json.loads(data)["version"]

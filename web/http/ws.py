@@ -126,6 +126,29 @@ class SerialSocket:
         return getattr(self._sock, name)
 
 
+class _WakeOnInput:
+    """simple-websocket's ``ws.event`` (its reader thread sets it for every client frame and
+    when the connection closes) that also wakes the connection's :class:`Subscriber`."""
+
+    __slots__ = ("_event", "_sub")
+
+    def __init__(self, event: Any, sub: "Subscriber") -> None:
+        self._event, self._sub = event, sub
+
+    def set(self) -> None:
+        self._event.set()
+        self._sub.wake()
+
+    def clear(self) -> None:
+        self._event.clear()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        return self._event.wait(timeout)
+
+    def is_set(self) -> bool:
+        return self._event.is_set()
+
+
 class Subscriber:
     """Delivery state of one open connection: the newest message only, never a queue.
 
@@ -159,6 +182,11 @@ class Subscriber:
         self.writing = False  # a blocking writer holds the write turn
         self.busy = False  # the handler thread is writing
         self.dead = False
+        self.woken = False
+        event = getattr(ws, "event", None)
+        self.wakes = all(hasattr(event, name) for name in ("set", "clear", "wait"))
+        if self.wakes:
+            ws.event = _WakeOnInput(event, self)
         if self.raw:
             ws.sock = SerialSocket(self, sock)
 
@@ -229,19 +257,32 @@ class Subscriber:
             self.dead = True
             self.cond.notify_all()
 
+    def wake(self) -> None:
+        """The client sent a frame or the connection closed (simple-websocket's reader thread)."""
+        with self.cond:
+            self.woken = True
+            self.cond.notify_all()
+
     def run(self, keepalive_s: float) -> None:
         """Handler thread: write what :meth:`offer` could not, keepalives, until the client goes.
 
-        Wakes at least every :data:`POLL_S` seconds to notice a closed connection (which then
-        frees this thread) and to read and drop client frames.
+        Sleeps until there is something to write, a client frame to read and drop, the
+        connection closed (simple-websocket's reader thread wakes it: :class:`_WakeOnInput`)
+        or a keepalive is due, so an idle screen costs no wake-ups. Without that hook (a
+        connection object of another kind) it wakes every :data:`POLL_S` seconds instead.
         """
         idle_since = time.monotonic()
         while self.ws.connected:
             with self.cond:
-                self.cond.wait_for(lambda: self.dead or self.rest or self.pending is not None,
-                                   timeout=min(POLL_S, keepalive_s))
+                if self.wakes:
+                    timeout = max(0.01, idle_since + keepalive_s - time.monotonic())
+                else:
+                    timeout = min(POLL_S, keepalive_s)
+                self.cond.wait_for(lambda: (self.dead or self.rest or self.pending is not None or self.woken
+                                            or not self.ws.connected), timeout=timeout)
                 if self.dead:
                     return
+                woken, self.woken = self.woken, False
                 rest, pending = bool(self.rest), self.pending
                 self.pending = None
                 have = self.version
@@ -253,7 +294,8 @@ class Subscriber:
             try:
                 if not self.ws.connected:
                     return
-                _drain(self.ws)
+                if woken or not self.wakes:
+                    _drain(self.ws)
                 if pending is not None:
                     self.write_blocking(pending, have)  # finishes a begun frame first
                 elif rest:
