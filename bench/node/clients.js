@@ -1,7 +1,7 @@
 // Load generator for bench/bench_push.py: many WebSocket screens in one Node process (npm `ws`).
 //
 // Usage: node clients.js <config.json>   config = {urls: [url, ...], perUrl: n, concurrency: c,
-//   connectTimeoutMs, out: path}. Opens perUrl connections to each URL (at most `concurrency`
+//   connectTimeoutMs, out: path, shard: k, shards: m} (this process opens every m-th screen). Opens perUrl connections to each URL (at most `concurrency`
 // handshakes in flight), then records every frame: for each frame, the URL index, the version
 // (read from the frame's first bytes: {"type":..,"topic":..,["base":..,]"version":N...}), the
 // receive time (ms since the epoch, performance.timeOrigin + performance.now()) and its size.
@@ -44,17 +44,20 @@ function versionOf(text) {
   return v;
 }
 
+// Screen j of the whole load is [url index, j]; this process opens those with j % shards == shard.
 const jobs = [];
-cfg.urls.forEach((url, u) => { for (let k = 0; k < cfg.perUrl; k++) jobs.push(u); });
+let j = 0;
+cfg.urls.forEach((url, u) => {
+  for (let k = 0; k < cfg.perUrl; k++, j++) if (j % (cfg.shards || 1) === (cfg.shard || 0)) jobs.push([u, j]);
+});
 const started = Date.now();
 let next = 0, inFlight = 0, done = 0;
 
 function openOne() {
   if (next >= jobs.length) return;
-  const id = next;
-  const u = jobs[next++];
+  const [u, id] = jobs[next++];
   inFlight++;
-  const ws = new WebSocket(cfg.urls[u], { perMessageDeflate: false, handshakeTimeout: cfg.connectTimeoutMs || 60000 });
+  const ws = new WebSocket(cfg.urls[u], { perMessageDeflate: false, skipUTF8Validation: true, handshakeTimeout: cfg.connectTimeoutMs || 60000 });
   let opened = false;
   ws.on("open", () => { opened = true; connected++; inFlight--; done++; sockets.push(ws); openOne(); check(); });
   ws.on("message", (data) => {

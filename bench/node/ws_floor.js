@@ -47,4 +47,6 @@ wss.on("connection", (ws, req) => {
   ws.on("close", () => c.clients.delete(ws));
   ws.on("error", () => {});
 });
+server.keepAliveTimeout = 600000; // the bench's one publisher connection stays open
+server.headersTimeout = 601000;
 server.listen(port, "127.0.0.1", 16384, () => process.stdout.write(`listening ${server.address().port}\n`));
