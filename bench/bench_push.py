@@ -155,6 +155,7 @@ class Service:
             cwd=str(ROOT), env=full_env, start_new_session=True, stdout=subprocess.DEVNULL)
         wait_port(self.port)
         self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        self.durations: list[float] = []
 
     def pids(self) -> list[int]:
         return tree(self.proc.pid)
@@ -169,6 +170,7 @@ class Service:
                                   headers={"Content-Type": "application/json", "Authorization": f"Bearer {TOKEN}"})
                 resp = self.conn.getresponse()
                 data = resp.read()
+                self.durations.append(time.time() - t)
                 break
             except (OSError, http.client.HTTPException):  # an idle keep-alive connection the server closed
                 self.conn.close()
@@ -466,6 +468,8 @@ def run_tier(tier: str, tables: int, screens: int, rounds: int, rate: float, lab
                 t, v = svc.post(names[k], 1, r + 1, deals[names[k]][r])
                 posts[(k, v)] = t
 
+        if svc is not None:
+            svc.durations.clear()
         cpu0 = {name: cpu_seconds(p) for name, p in servers.items()}
         client0, w0 = cpu_seconds(clients.pids()), time.monotonic()
         achieved = schedule(tables * rate, tables * rounds, post)
@@ -477,6 +481,9 @@ def run_tier(tier: str, tables: int, screens: int, rounds: int, rate: float, lab
         main = "node ws" if tier == "floor" else ("nginx" if tier == "nchan" else "service")
         extra = "".join(f"  {name} CPU {1000 * c / len(posts):.2f} ms/update" for name, c in cpu.items() if name != main)
         extra += f"  rounds/s {achieved:.0f} of {tables * rate:.0f}  frame {fig['frame_bytes_median']:.0f} B"
+        if svc is not None and svc.durations:
+            d = sorted(svc.durations)
+            extra += f"  feed POST median {1000 * d[len(d) // 2]:.1f} ms p99 {1000 * d[int(0.99 * len(d))]:.1f} ms"
         print_row(f"{label} [{main}]", fig, cpu[main], len(posts), client_cpu, window, extra)
     finally:
         for thing in (clients, svc, nginx, floor):
