@@ -17,7 +17,7 @@ from web.stores import SqliteStore
 TOKEN = {"Authorization": "Bearer test-token"}
 START = 1_718_452_800.0  # 2024-06-15T12:00:00Z
 
-LIVE_SHOES = int(os.environ.get("ROADS_LIVE_SHOES", "6"))
+LIVE_SHOES = int(os.environ.get("ROADS_LIVE_SHOES", "12"))
 """Shoes of the card-by-card equivalence test (the issue's figure is 200: set ROADS_LIVE_SHOES=200)."""
 
 
