@@ -1,4 +1,4 @@
-"""Benchmark of the PNG scoreboards (issue 6). Prints figures; asserts nothing.
+"""Benchmark of the PNG scoreboards (docs/frontend.md). Prints figures; asserts nothing.
 
     .venv/bin/python bench/bench_png.py [--runs 30] [--no-browser]
     .venv/bin/python bench/bench_png.py --write-docs docs/board.png   # the README's example board
@@ -8,7 +8,7 @@ Measures, for a rule-dealt 80-round shoe fed through the service (simulator -> f
 1. render time of a full 1920x1080 board (median / p90 ms): with the static frame cached (what
    every new round costs) and cold (first request at a new size/theme/language);
 2. PNG encoding by setting: 24-bit RGB at zlib compress_level 0-3, 6 (Pillow's default) and 9,
-   an adaptive 256-colour palette, and the theme's fixed palette (web.render.theme_palette):
+   an adaptive 256-colour palette, and the theme's fixed palette (web.render.board.theme_palette):
    median ms and size; ``DEFAULT_ENCODING`` / ``PNG_COMPRESS_LEVEL`` are chosen from this;
 3. cached re-serve throughput (requests/s) through the Flask test client and through a real
    threaded server on 127.0.0.1 (full 200 responses, and 304 revalidations);

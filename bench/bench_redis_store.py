@@ -1,4 +1,4 @@
-"""Benchmark of the Redis store (issue 8). Prints figures; asserts nothing.
+"""Benchmark of the Redis store (docs/deploy.md). Prints figures; asserts nothing.
 
     .venv/bin/python bench/bench_redis_store.py [--url redis://127.0.0.1:6379/0] [--events 2000]
 
@@ -26,7 +26,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 import redis  # noqa: E402
 
-from conftest import Feed, dealt_rounds, make_app  # noqa: E402
+from support.feed import Feed, dealt_rounds, make_app  # noqa: E402
 from web.stores.redis import RedisStore  # noqa: E402
 from web.service import get_service  # noqa: E402
 from web.stores import Event  # noqa: E402

@@ -6,8 +6,8 @@ cards gets a second shuffled pack), then times, per recorded round:
 
 * update   = ShoeRoads.record (bead plate, big road, 3 derived roads, stats) followed by
              build_snapshot (ask, stats, good roads, side bets and every road piece as a
-             JSON-ready dict; JSON encoding excluded): the figure issue 3 targets
-             (median <= 10 us);
+             JSON-ready dict; JSON encoding excluded): the README's performance
+             table targets median <= 10 us;
 * record   = ShoeRoads.record alone;
 * snapshot = build_snapshot alone, right after a record;
 * update measured three ways: wall clock per round in one pass; wall clock per round, the

@@ -1,4 +1,4 @@
-"""Feed-POST-to-receipt latency of live WebSocket clients (issue 5).
+"""Feed-POST-to-receipt latency of live WebSocket clients (docs/frontend.md "Latency").
 
 Starts the service under gunicorn (gthread worker, one process, threads sized for the
 clients) on 127.0.0.1 in a subprocess with a fresh data directory, opens N WebSocket
@@ -7,7 +7,7 @@ rounds (``roads.simulator``) through the real feed endpoint and records, for eve
 and every round, the time from just before the POST is sent until that client has the
 whole frame carrying the new version. Prints the median and p99 per N.
 
-Target (issue 5): median <= 100 ms at 1,000 clients on this 2-core machine.
+Target (docs/frontend.md "Latency"): median <= 100 ms at 1,000 clients on this 2-core machine.
 
 The clients are one asyncio event loop in this process speaking minimal RFC 6455 (no
 compression, answering pings); they share the 2 cores with the server, so the figures

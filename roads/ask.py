@@ -1,6 +1,6 @@
 """The ask road: what each derived road would add if the next result were Banker, or Player.
 
-Domain digest section 4 ("Ask road"); issue 3. A hypothetical Banker (or Player) result
+docs/domain.md section 4 ("Ask road"). A hypothetical Banker (or Player) result
 continues the newest big-road column when that column has the same winner, else starts a
 new column; the colour each derived road would add for that cell follows
 :func:`roads.derived.derived_color`. ``None`` when that road would not have started at

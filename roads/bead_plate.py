@@ -1,6 +1,6 @@
 """The bead plate: one cell per counted round, ties included, 6 rows, filled column by column.
 
-Domain digest section 4 ("Bead plate"); issue 3. Bead ``i`` (0-based, counted rounds only,
+docs/domain.md section 4 ("Bead plate"). Bead ``i`` (0-based, counted rounds only,
 voided rounds take no bead) sits at grid column ``x = i // 6``, row ``y = i % 6``.
 """
 

@@ -1,6 +1,6 @@
 """The big road: logical columns of Banker/Player results, ties counted on cells, dragon tails.
 
-Domain digest section 4 ("Big road", "Dragon tail"); issue 3.
+docs/domain.md section 4 ("Big road", "Dragon tail").
 
 * One cell per Banker or Player round. The same winner as the previous cell goes on the
   next row of the same logical column; a change starts a new logical column.

@@ -6,7 +6,7 @@ surrounding blanks are ignored and the suit symbols ``♠ ♥ ♦ ♣`` are read
 output the ten is always ``"T"``, so ``str(Card.parse(s))`` is the canonical form and
 ``Card.parse(str(card)) == card`` for every card.
 
-Baccarat value (domain digest section 1; seed 000 "card values", seed 004 "แต้มของไพ่"):
+Baccarat value (docs/domain.md section 1; seed 000 "card values", seed 004 "แต้มของไพ่"):
 ace counts 1, 2-9 count their face, 10/J/Q/K count 0.
 """
 

@@ -1,6 +1,6 @@
 """The derived roads: big eye boy (k = 1), small road (k = 2), cockroach pig (k = 3).
 
-Domain digest section 4 ("Derived roads"); issue 3. They are computed from the big road's
+docs/domain.md section 4 ("Derived roads"). They are computed from the big road's
 *logical* columns (before dragon tails), one entry per big-road cell from their starting
 cell on. For the big-road cell at logical column ``c``, row ``r`` (0-based), with
 ``L[i]`` the number of cells in logical column ``i``:

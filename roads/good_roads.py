@@ -1,6 +1,6 @@
 """Good roads (the lobby's trend alerts): named patterns read off the big road's columns.
 
-Issue 3. A pattern describes what the big road *has done*; it is history, not a prediction,
+A pattern describes what the big road *has done*; it is history, not a prediction,
 and the labels say only what happened. Every pattern has a stable ``id`` (used by the
 i18n catalogues and clients), an English ``label`` and a ``threshold``; the shoe shows the
 pattern when its measured ``length`` reaches the threshold.
@@ -190,7 +190,7 @@ DEFAULT_GOOD_ROADS: tuple[GoodRoad, ...] = (
     GoodRoad("side_by_side", "Side by Side", "side_by_side", 2,
              description="The newest columns stand in pairs of equal length, at least 2 pairs."),
 )
-"""The default pattern list, in display order (issue 3 thresholds)."""
+"""The default pattern list, in display order (the thresholds of the table above)."""
 
 
 def good_roads(lengths: Sequence[int], winners: Sequence[str],

@@ -1,8 +1,8 @@
 """Placement of a road's logical columns on a 6-row grid, with dragon tails.
 
-Shared by the big road and the three derived roads (domain digest section 4, "Dragon tail";
-issue 3). Coordinates are grid cells, 0-based: ``x`` is the grid column from the left,
-``y`` the row from the top (0-5).
+Shared by the big road and the three derived roads (docs/domain.md section 4, "Dragon tail").
+Coordinates are grid cells, 0-based: ``x`` is the grid column from the left, ``y`` the row
+from the top (0-5).
 
 The rule, for each new entry of a road:
 
@@ -23,7 +23,7 @@ taken cells defensively.
 from __future__ import annotations
 
 ROWS: int = 6
-"""Rows of every road (domain digest section 4)."""
+"""Rows of every road (docs/domain.md section 4)."""
 
 
 class TailGrid:

@@ -13,7 +13,7 @@ One round is written as its winner letter, optionally followed by the two final 
 
 Marks: ``p`` player pair, ``b`` banker pair, ``n`` natural (either side's two-card total is
 8 or 9), each at most once, printed in that order. Whitespace between rounds is ignored.
-A shoe is a run of rounds: ``"TTBPPBTB"`` (issue 3), ``"B B P P P B"`` (domain digest
+A shoe is a run of rounds: ``"TTBPPBTB"``, ``"B B P P P B"`` (docs/domain.md
 section 4 worked example).
 
 :func:`format_rounds` prints totals only when they differ from the defaults for that

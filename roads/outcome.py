@@ -6,7 +6,7 @@ only the result (:meth:`RoundResult.from_result`: winner, totals, pairs, natural
 feed does not carry stay ``None`` = unknown, never guessed; facts the rules force are
 derived, e.g. no pair -> no perfect pair, a natural round -> two cards a side).
 
-Sources: domain digest sections 1 and 3; seed 000 (pairs, perfect pair, naturals, dragon
+Sources: docs/domain.md sections 1 and 3; seed 000 (pairs, perfect pair, naturals, dragon
 bonus margins, Lucky Six), seed 001 (Pok 8/9, Super 6+, big/small), seed 002 (big/small by
 card count: "5 ကတ် သို့မဟုတ် 6 ကတ်").
 """
@@ -140,7 +140,7 @@ class RoundResult:
         * ``natural`` is claimed with both totals below 8, or with a 3-card side;
         * a card count the tableau forbids: a player who stood on two cards (no natural)
           ends on 6 or 7; a banker who stood on two cards ends on 3-7, on 6 or 7 when the
-          player stood too (digest section 1, seed 001 tables 1-2);
+          player stood too (docs/domain.md section 1, seed 001 tables 1-2);
         * a pair on a side whose final total is its two-card total (two cards known, or a
           natural round) with an odd total: two cards of one rank total 0, 2, 4, 6 or 8;
         * a perfect pair claimed without the pair.

@@ -1,6 +1,6 @@
 """The shoe: shuffled decks, the burn at a new shoe, the cut card, dealing rounds.
 
-Shoe procedure (domain digest section 2; seeds 000, 001, 002):
+Shoe procedure (docs/domain.md section 2; seeds 000, 001, 002):
 
 * **Burn at a new shoe** (seed 000 "အပယ်ခံ" cards, seed 001 "การเปิดข้าม", seed 002 "Burnt"):
   the first card is turned face up; its value says how many more cards are burned, and

@@ -1,6 +1,6 @@
 """All the road maps of one shoe, kept up to date one round at a time.
 
-Issue 3; team interface item 3. :class:`ShoeRoads` holds the bead plate, big road, big eye
+docs/domain.md section 4. :class:`ShoeRoads` holds the bead plate, big road, big eye
 boy, small road, cockroach pig, statistics, ask road and good roads of one shoe and updates
 them incrementally:
 
@@ -93,7 +93,7 @@ class ShoeRoads:
     (:class:`roads.stats.ShoeStats`), ``patterns``; properties :attr:`rounds`,
     :attr:`last_round_number`, :attr:`voided`, :attr:`changes`.
 
-    The ``*_json`` methods return the snapshot pieces (shapes in issue 3 and
+    The ``*_json`` methods return the snapshot pieces (shapes in
     ``roads/schema/snapshot.schema.json``). Pieces are cached and shared between calls
     until the next change: treat them as read-only.
     """
@@ -262,7 +262,7 @@ class ShoeRoads:
                 jg = self._j_good = self._good.json(lengths, big.winners)
             # A copy of the key-ordered blank, filled in: cheaper than a 17-key dict display.
             p = _BLANK_SNAPSHOT.copy()
-            # Issue 3: ``round`` is the round number within the shoe (the feed's numbering,
+            # ``round`` is the round number within the shoe (the feed's numbering,
             # voided rounds included), not the count of counted rounds (``stats.rounds``).
             p["round"] = p["last_round_number"] = self._last_number
             p["bead_plate"] = beads[:]

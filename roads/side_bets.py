@@ -1,6 +1,6 @@
 """Per-shoe side-bet availability counters: which side bets are still open, and for how long.
 
-Domain digest section 3 ("open for the first N rounds of a shoe"); issue 3; the limits come
+docs/domain.md section 3 ("open for the first N rounds of a shoe"); the limits come
 from the table variant (``roads.variants``: ``variant.side_bets``, each a ``BetSpec`` with
 ``bet``, ``label`` and ``round_limit``; ``None`` = open for the whole shoe).
 

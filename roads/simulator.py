@@ -1,9 +1,9 @@
 """Simulated table feed: real shoes dealt by the rules engine, as feed messages.
 
 A simulated table deals shoe after shoe with :class:`roads.shoe.Shoe` (burn cards, cut
-card, tableau; domain digest section 2, seeds 000-002) and describes what happens as
+card, tableau; docs/domain.md section 2, seeds 000-002) and describes what happens as
 *feed messages*, the same messages a live table's shoe reader sends to the service
-(issue 4). One message is a JSON object made of two parts:
+(docs/api.md, "Feed"). One message is a JSON object made of two parts:
 
 * the **envelope** (:data:`ENVELOPE_KEYS`): ``"type"`` (:data:`SHOE` or :data:`ROUND`)
   and ``"table"`` (the table id);
@@ -21,7 +21,7 @@ card, tableau; domain digest section 2, seeds 000-002) and describes what happen
 A feed file (``roads simulate``) holds one message per line (JSON Lines), so replaying it
 is a plain loop: :func:`read_feed` parses and checks it line by line, :func:`feed_request`
 maps each message to its HTTP path and body. Result-level rounds
-(``{"shoe", "round", "result": {...}}``, issue 4) are accepted in files too, for
+(``{"shoe", "round", "result": {...}}``, docs/api.md) are accepted in files too, for
 recordings of feeds that carry no cards.
 
 Deterministic: the same ``seed``, table id and shoe number always give the same shoe
@@ -55,7 +55,7 @@ DEFAULT_TABLE = "table-1"
 """Table id of a simulated table when none is given."""
 
 DEFAULT_DECKS = 8
-"""Decks in a simulated shoe when none is given (domain digest section 1)."""
+"""Decks in a simulated shoe when none is given (docs/domain.md section 1)."""
 
 CUT_CARD_RANGE: tuple[int, int] = (14, 52)
 """Inclusive range, in cards from the back of the shoe, from which a simulated dealer

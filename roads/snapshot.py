@@ -1,6 +1,6 @@
 """The snapshot: the one JSON-ready dict of a shoe that every output is built from.
 
-Issue 3 ("The snapshot"); team interface item 3. HTML, PNG, WebSocket and the JSON API all
+HTML, PNG, WebSocket and the JSON API all
 render :func:`build_snapshot`'s dict. Its shape is documented by the JSON Schema
 ``roads/schema/snapshot.schema.json`` (:func:`schema` loads it).
 """
@@ -33,7 +33,7 @@ def build_snapshot(*, table: str, shoe: int, version: int, roads: ShoeRoads, var
     :class:`ShoeRoads`), ``variant`` (the table's ``roads.variants.Variant``: ``id``,
     ``name`` and ``side_bets`` are read).
 
-    Keys: ``table``, ``shoe``, ``round`` (issue 3: the round number within the shoe of the
+    Keys: ``table``, ``shoe``, ``round`` (the round number within the shoe of the
     newest round recorded, void or not, in the feed's numbering; 0 before the first round;
     the counted rounds are ``stats["rounds"]``), ``version``,
     ``variant`` ``{"id", "name"}``, ``bead_plate``, ``big_road``, ``big_eye_boy``,

@@ -1,6 +1,6 @@
 """Statistics of a shoe: counts, shares, pairs, naturals and streaks of the counted rounds.
 
-Domain digest section 4 ("Statistics"); issue 3. Voided rounds are not counted. A *streak*
+docs/domain.md section 4 ("Statistics"). Voided rounds are not counted. A *streak*
 is a big-road column: consecutive Banker (or Player) results, ties neither extending nor
 breaking it (the big-road convention), so the current streak is the newest big-road column
 and the longest Banker streak is the longest Banker column.

@@ -1,6 +1,6 @@
 """The third-card tableau of punto banco: who draws, dealing a round, checking a round.
 
-Source: domain digest section 1; seed 001 tables 1 and 2 (Thai), seed 003 (Lao player and
+Source: docs/domain.md section 1; seed 001 tables 1 and 2 (Thai), seed 003 (Lao player and
 banker tables), seed 002 (Burmese rule list). All seeds agree:
 
 * Natural: either side's two-card total is 8 or 9 -> both stand.

@@ -7,7 +7,7 @@ limit (open for the first N rounds of a shoe, ``None`` = the whole shoe). Commis
 no-commission and Super 6 tables differ only in the banker bet's pay table; 8:1 and 9:1
 ties only in the tie bet's. :func:`settle` settles every bet of a variant for a round.
 
-Presets (:data:`PRESETS`), read from the seeds (authoritative; digest section 3 is their
+Presets (:data:`PRESETS`), read from the seeds (authoritative; docs/domain.md section 3 is their
 English summary):
 
 * ``seed000_live`` / ``seed000_live_no_commission``: seed 000's live table (Burmese): 8
@@ -19,7 +19,8 @@ English summary):
 * ``seed001`` / ``seed001_no_commission``: seed 001's table (Thai): banker 0.95:1, or 1:1
   with a winning 6 at 0.5:1; tie 8:1; pairs 11:1 (first 60 games of a shoe); big 0.5:1 and
   small 1.5:1 (first 30); player/banker Pok 8 and Pok 9, 8:1 each (60); Super 6+ 12:1 /
-  18:1 (60).
+  18:1 (60); and player/banker insurance, offered mid-round (insurance table ``"seed001"``
+  of :mod:`roads.insurance`).
 * ``seed002`` / ``seed002_commission``: seed 002's table (Burmese): the Super 6 table pays a
   banker win 1:1 and only 50% on a winning 6, the commission table 0.95:1; tie 8:1; pairs
   11:1; big 0.54:1; small 1.5:1; one card burned between every two hands.
@@ -39,7 +40,9 @@ Where the seeds differ from the digest (section 3), the seeds are followed:
   with that natural (a natural tie or a higher natural loses): rule :attr:`Rule.PLAYER_POK`.
 * Seed 001's insurance bets are placed mid-round (after four cards, or after the player's
   third card) at odds that depend on the totals at that moment; they are not pre-round bets
-  with a per-shoe window and are not modelled as :class:`BetSpec`.
+  with a per-shoe window, so they are not :class:`BetSpec` (nor in ``bets``, ``side_bets``
+  or :func:`settle`): a variant names its insurance pay tables (:attr:`Variant.insurance_table`,
+  :attr:`Variant.insurance`) and :mod:`roads.insurance` makes and settles the offers.
 * Seeds 001, 002 and 004 do not state a deck count: 8, as seed 000 and the digest. Seed
   004's "97.62% average return" is the mean of its three bets' returns with 8 decks
   (banker 98.94%, player 98.76%, tie 9:1 95.16%).
@@ -58,6 +61,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 from roads.outcome import RoundResult, Winner
 
 if TYPE_CHECKING:  # pragma: no cover
+    from roads.insurance import InsuranceTable
     from roads.shoe import Shoe
 
 
@@ -369,10 +373,13 @@ class Variant:
     shoe; ``bets``: every bet offered, main bets first; ``burn_between_rounds``: the shoe
     burns one card between rounds (seed 002); ``cut_card_position``: cut-card depth in cards
     from the back (``None`` = the shoe's default); ``source``: the seed it comes from;
-    ``notes``: what the seed leaves open.
+    ``notes``: what the seed leaves open; ``insurance_table``: id of the table's insurance
+    pay tables in :data:`roads.insurance.INSURANCE_TABLES` (``None`` = no insurance; seed
+    001 tables: ``"seed001"``).
 
     Raises :class:`VariantError` for an empty id, a deck count outside 1-16, duplicate bet
-    ids, or a missing player/banker/tie bet.
+    ids, a missing player/banker/tie bet, or an ``insurance_table`` that is not ``None`` or
+    a non-empty string (the id itself is looked up by :attr:`insurance`).
     """
 
     id: str
@@ -383,6 +390,7 @@ class Variant:
     cut_card_position: int | None = None
     source: str = ""
     notes: str = ""
+    insurance_table: str | None = None
     _by_id: Mapping[str, BetSpec] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -400,6 +408,9 @@ class Variant:
         missing = [b for b in MAIN_BETS if b not in by_id]
         if missing:
             raise VariantError(f"variant {self.id!r}: missing main bet {missing[0]!r}")
+        it = self.insurance_table
+        if it is not None and (not isinstance(it, str) or not it):
+            raise VariantError(f"variant {self.id!r}: insurance_table must be None or a non-empty string, got {it!r}")
         object.__setattr__(self, "_by_id", MappingProxyType(by_id))
 
     def bet(self, bet_id: str) -> BetSpec:
@@ -446,6 +457,25 @@ class Variant:
         return "no_commission" if "win_with_6" in self.bet("banker").pays else "commission"
 
     @property
+    def insurance(self) -> "InsuranceTable | None":
+        """The table's insurance pay tables (:class:`roads.insurance.InsuranceTable`), ``None``
+        when the table offers no insurance. Raises :class:`VariantError` when
+        ``insurance_table`` names no known table."""
+        if self.insurance_table is None:
+            return None
+        from roads.insurance import InsuranceError, get_insurance_table
+
+        try:
+            return get_insurance_table(self.insurance_table)
+        except InsuranceError as e:
+            raise VariantError(f"variant {self.id!r}: {e}") from None
+
+    @property
+    def offers_insurance(self) -> bool:
+        """Whether the table offers mid-round insurance (seed 001)."""
+        return self.insurance_table is not None
+
+    @property
     def tie_pays(self) -> float:
         """What the tie bet pays, to 1 (8 or 9 in the seeds)."""
         return self.bet("tie").pays["win"]
@@ -459,11 +489,16 @@ class Variant:
                     burn_between_rounds=self.burn_between_rounds)
 
     def to_json(self) -> dict[str, Any]:
-        """JSON-ready description of the variant and every bet (:meth:`BetSpec.to_json`)."""
-        return {"id": self.id, "name": self.name, "decks": self.decks, "banker_rule": self.banker_rule,
-                "tie_pays": self.tie_pays, "burn_between_rounds": self.burn_between_rounds,
-                "cut_card_position": self.cut_card_position, "source": self.source, "notes": self.notes,
-                "bets": [b.to_json() for b in self.bets]}
+        """JSON-ready description of the variant and every bet (:meth:`BetSpec.to_json`);
+        a table with insurance adds ``"insurance"`` (:meth:`roads.insurance.InsuranceTable.to_json`)."""
+        d = {"id": self.id, "name": self.name, "decks": self.decks, "banker_rule": self.banker_rule,
+             "tie_pays": self.tie_pays, "burn_between_rounds": self.burn_between_rounds,
+             "cut_card_position": self.cut_card_position, "source": self.source, "notes": self.notes,
+             "bets": [b.to_json() for b in self.bets]}
+        table = self.insurance
+        if table is not None:
+            d["insurance"] = table.to_json()
+        return d
 
 
 def settle(variant: Variant, result: RoundResult) -> dict[str, Settlement]:
@@ -542,8 +577,10 @@ def _seed001(commission: bool) -> Variant:
             _bet("super_six", "Super 6+", Rule.BANKER_SIX, {"two_cards": 12, "three_cards": 18}, 60, src),
         ),
         source="seed 001 (Thai, baccarat with insurance)",
+        insurance_table="seed001",
         notes="Round limits do not apply to the seed's animation tables. The seed's mid-round "
-              "insurance bets are not modelled. Deck count not stated in the seed (8 assumed). "
+              "insurance bets are offered and settled by roads.insurance (insurance table 'seed001'). "
+              "Deck count not stated in the seed (8 assumed). "
               "The seed's blue-card rule speaks of a burn card dealt to start a new game; "
               "between-round burns are off here (set burn_between_rounds to follow that reading).",
     )

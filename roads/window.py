@@ -1,6 +1,6 @@
 """Display windows: the part of each road that fits a board ``columns`` grid columns wide.
 
-Issue 3 ("Display windows"). A window shows whole grid columns only, and the newest
+A window shows whole grid columns only, and the newest
 column is always visible:
 
 * bead plate: the window drops whole columns of 6 beads from the left (it never shifts

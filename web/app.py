@@ -19,10 +19,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """
     # Imported here, not at the top: ``web`` (and so ``roads --help``) stays free of pydantic,
     # Pillow, flask-sock and the store until an app is built.
-    from web import settings as config
+    from web import settings
 
     app = Flask(__name__, static_folder=str(STATIC_DIR), static_url_path="/static")
-    config.load(app, test_config)
+    settings.init_app(app, test_config)
 
     from web import service
     from web.http import errors
@@ -34,11 +34,13 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from web.http import feed
     from web.http import pages
     from web.http import png
+    from web.http import shoes_pages
     from web.http import ws
 
     app.register_blueprint(feed.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(png.bp)
+    app.register_blueprint(shoes_pages.bp)
     ws.init_app(app)
     return app

@@ -3,7 +3,7 @@
 Each topic (a table id, or ``"lobby"``) keeps only its newest message. A subscriber waits
 for a version newer than the one it has seen and gets the newest message, never a queue:
 a slow or dead client skips intermediate versions and never holds up the publisher or
-the other clients (architecture.md: "latest-only per client; slow clients skip").
+the other clients (latest-only per client; docs/frontend.md "Live updates").
 """
 
 from __future__ import annotations

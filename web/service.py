@@ -1,6 +1,6 @@
 """The service: writes to the tables' records, made durable, applied and published.
 
-One :class:`Service` per app (``app.extensions["roads"]``, see :func:`init_app` and
+One :class:`Service` per app (``app.extensions["roads.service"]``, see :func:`init_app` and
 :func:`get_service`). It owns the :class:`web.stores.Store`, the :class:`web.hub.Hub` and the
 read model (:class:`web.views.Views`, whose read methods it passes through).
 
@@ -38,11 +38,15 @@ from roads.table import Unchanged, Write
 from roads.variants import get_variant
 from web.http.errors import BadRequest, Unavailable
 from web.hub import Hub
-from web.settings import TABLE_ID_RE, ConfigError, table_configs
+from roads.ids import TABLE_ID_RULE, is_table_id
+from web.settings import ConfigError, get_settings
 from web.stores import SeqTaken, Store, StoreUnavailable, open_store
 from web.views import TableSlot, Views
 
 log = logging.getLogger(__name__)
+
+EXTENSION = "roads.service"
+"""The ``app.extensions`` key of the app's :class:`Service`."""
 
 APPEND_ATTEMPTS = 5
 """Times a write is decided and appended again after another process took its ``seq``."""
@@ -59,7 +63,7 @@ class Ack:
 class Service:
     """Writes to the tables' records over a :class:`Store`, and their read model (module doc).
 
-    ``tables`` is the parsed ``ROADS_TABLES`` setting (:func:`web.settings.table_configs`:
+    ``tables`` is the parsed ``ROADS_TABLES`` setting (:attr:`web.settings.Settings.tables`:
     ``name``, ``variant`` and ``limits`` of each table);
     ``clock`` returns Unix seconds (tests may fix it). Construction loads every stored event
     and publishes every table and the lobby. Raises :class:`web.settings.ConfigError` for a
@@ -173,16 +177,16 @@ class Service:
         raise Unavailable(f"table {table_id!r} is being written by other processes; try again")
 
     def _slot_for_write(self, table_id: str) -> TableSlot:
-        if not TABLE_ID_RE.match(table_id):
+        if not is_table_id(table_id):
             raise BadRequest(
-                f"table id {table_id!r} is not a slug of 1-32 letters, digits, '_' or '-'",
+                f"table id {table_id!r} is not {TABLE_ID_RULE}",
                 field="table_id", code="bad_table_id",
             )
         return self.views.slot(table_id)
 
     def _existing_for_write(self, table_id: str) -> TableSlot:
         t = self.views.slots.get(table_id)
-        if (t is None or not t.visible) and TABLE_ID_RE.match(table_id):
+        if (t is None or not t.visible) and is_table_id(table_id):
             t = self.views.slot(table_id)  # another process may have created it
             with t.lock:
                 self._catch_up_for_write(t)
@@ -234,16 +238,17 @@ class Service:
 # ----------------------------------------------------------------------------- flask glue
 def init_app(app: Flask) -> None:
     """Open the store the settings select, load it into a :class:`Service`, and keep that in
-    ``app.extensions["roads"]``. Raises :class:`web.settings.ConfigError` for bad settings."""
-    store = open_store(app.config)
+    ``app.extensions["roads.service"]``. Raises :class:`web.settings.ConfigError` for bad settings."""
+    settings = get_settings(app)
+    store = open_store(settings)
     try:
-        service = Service(store, tables=table_configs(app.config.get("ROADS_TABLES")))
+        service = Service(store, tables=settings.tables)
     except BaseException:
         store.close()
         raise
-    app.extensions["roads"] = service
+    app.extensions[EXTENSION] = service
 
 
 def get_service(app: Flask | None = None) -> Service:
     """The :class:`Service` of ``app`` (default: the current app)."""
-    return (app or current_app).extensions["roads"]
+    return (app or current_app).extensions[EXTENSION]

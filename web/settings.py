@@ -1,122 +1,230 @@
-"""Settings: defaults, then ``ROADS_*`` environment variables, then test overrides.
+"""Settings: one validated model, :class:`Settings`, read from ``ROADS_*`` environment variables.
 
-Every setting, its unit and its default (``create_app(test_config)`` may override any of them,
-and ``roads serve --host/--port/--data`` override the three they name):
+Precedence: each field's default, then the environment variable ``ROADS_<FIELD>`` (empty
+counts as unset), then ``create_app(test_config)`` (keys are the variable names, values
+typed or as text); ``roads serve --host/--port/--data`` pass the three they name that way.
+Every field carries its unit (``json_schema_extra["unit"]``, and in the name: ``_S``
+seconds, ``_BYTES`` bytes), its range (``ge``/``gt``/``le``) and its help text; docs/api.md's
+settings table is checked against the fields (``tests/test_settings_documented.py``).
 
-``ROADS_FEED_TOKEN`` (text, default unset)
-    The bearer token every feed write must carry (``Authorization: Bearer <token>``),
-    compared in constant time. Unset or empty: every write is refused with 401
-    (``roads serve`` then generates a random token for the run and prints it).
-``ROADS_DATA_DIR`` (directory path, default ``./data``)
-    Where the embedded store keeps its SQLite file (``roads.sqlite3``, WAL mode). Created
-    when missing.
-``ROADS_HOST`` (IP address or host name, default ``127.0.0.1``)
-    Bind address of ``roads serve``.
-``ROADS_PORT`` (TCP port 0-65535, default ``8000``)
-    Port of ``roads serve``; 0 picks a free port (printed on start).
-``ROADS_MAX_BODY_BYTES`` (bytes, default ``16384``)
-    Largest accepted request body; a longer one gets 413. Becomes Flask's
-    ``MAX_CONTENT_LENGTH``. A card-level round is about 100 bytes.
-``ROADS_TABLES`` (JSON text or path of a JSON file, default none)
-    Tables known before their first round, with display names and variants. Either a JSON
-    object ``{"T1": {"name": "Table 1", "variant": "<preset id>"}, ...}`` or a list
-    ``[{"id": "T1", "name": "...", "variant": "..."}]``; a value that does not start with
-    ``{`` or ``[`` is read as the path of a file holding that JSON. ``name`` defaults to the
-    id, ``variant`` to :data:`roads.variants.DEFAULT_VARIANT_ID`. Tables not listed are created
-    by their first round with those defaults.
-``ROADS_REDIS_URL`` (``redis://[user:password@]host:port/db`` URL, default unset)
-    Set: every process keeps its tables in that Redis (:mod:`web.stores.redis`, issue 8), so
-    several processes and hosts serve the same tables; unset = the embedded SQLite store.
-    Deployment: ``docs/deploy.md``.
-``ROADS_REDIS_PREFIX`` (text without spaces, default ``roads:``)
-    Prefix of every Redis key, so several deployments (or test runs) can share one Redis.
-``ROADS_REDIS_TIMEOUT_S`` (seconds, default ``2.0``)
-    Redis connect and command timeout; a write gives up with 503 after about twice this.
+The app holds the validated object as ``app.extensions["roads.settings"]`` (read it with
+:func:`get_settings`); ``app.config`` gets a copy of every value under its variable name,
+for Flask and for tools, and ``MAX_CONTENT_LENGTH`` from ``ROADS_MAX_BODY_BYTES``.
 
-The PNG cache settings are documented in :mod:`web.http.png`, the WebSocket ones in :mod:`web.http.ws`
-and the extra font folder in :mod:`web.render.fonts`; docs/api.md lists every setting in one table.
+Adding a setting: one field here (type, default, ``unit``, range, help text), one row in
+docs/api.md's table; the module that needs it reads ``get_settings(app).<field>``.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import re
 from pathlib import Path
-from typing import Any, Mapping, MutableMapping
+from typing import Annotated, Any, Mapping
 
-from flask import Flask
+from flask import Flask, current_app
+from pydantic import Field, ValidationError, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-DEFAULTS: dict[str, Any] = {
-    "ROADS_FEED_TOKEN": None,
-    "ROADS_DATA_DIR": "./data",
-    "ROADS_HOST": "127.0.0.1",
-    "ROADS_PORT": 8000,
-    "ROADS_MAX_BODY_BYTES": 16 * 1024,
-    "ROADS_TABLES": None,
-    "ROADS_REDIS_URL": None,
-    "ROADS_REDIS_PREFIX": "roads:",
-    "ROADS_REDIS_TIMEOUT_S": 2.0,
-}
-"""Every setting with its default; documented with units in this module's docstring."""
+from roads.ids import TABLE_ID_RE, TABLE_ID_RULE, is_table_id
 
-_INT_SETTINGS = {"ROADS_PORT": (0, 65535), "ROADS_MAX_BODY_BYTES": (64, 64 * 1024 * 1024)}
+__all__ = ["ConfigError", "EXTENSION", "PREFIX", "Settings", "TABLE_ID_RE", "get_settings", "init_app",
+           "table_configs"]
 
-TABLE_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")
-"""A table id: a short slug of 1-32 letters, digits, ``_`` or ``-``, starting with a letter or digit."""
+PREFIX = "ROADS_"
+"""Prefix of every setting's environment variable."""
+
+EXTENSION = "roads.settings"
+"""The ``app.extensions`` key of the app's :class:`Settings` (keys are ``"roads.<what>"``)."""
+
+TableConfigs = dict[str, dict[str, str | None]]
 
 
 class ConfigError(ValueError):
     """A setting that cannot be used; the message names the setting and quotes the bad value."""
 
 
-def load(app: Flask, test_config: Mapping[str, Any] | None) -> None:
-    """Fill ``app.config`` from :data:`DEFAULTS`, the environment and ``test_config``.
+class _NotANumber(ValueError):
+    """A boolean given for a number (``True`` is not a port)."""
 
-    Integer settings given as text (from the environment) are converted; ``MAX_CONTENT_LENGTH``
-    is set from ``ROADS_MAX_BODY_BYTES``. Raises :class:`ConfigError` for a value out of range
-    or not a number.
+
+def _field(default: Any, unit: str, help: str, *, kind: str | None = None, allowed: str | None = None,
+           **constraints: Any) -> Any:
+    """A settings field: ``default``, ``unit`` (docs/api.md's unit column), ``help`` (what it
+    does), range ``constraints`` (``ge``, ``gt``, ``le``); ``kind``/``allowed`` replace the
+    wording of the error for text that is not a number / a number out of range."""
+    extra: dict[str, Any] = {"unit": unit}
+    if kind:
+        extra["kind"] = kind
+    if allowed:
+        extra["allowed"] = allowed
+    return Field(default, description=help, json_schema_extra=extra, **constraints)
+
+
+class Settings(BaseSettings):
+    """Every setting of the service, validated (see the module docstring for precedence).
+
+    Build it with :meth:`load` (raises :class:`ConfigError` naming the setting and quoting the
+    value); plain ``Settings()`` raises pydantic's ``ValidationError`` instead.
     """
-    app.config.from_mapping(DEFAULTS)
-    for key in DEFAULTS:
-        if key in os.environ:
-            app.config[key] = os.environ[key]
-    if test_config:
-        app.config.update(test_config)
-    for key, (lo, hi) in _INT_SETTINGS.items():
-        number_setting(app.config, key, DEFAULTS[key], low=lo, high=hi)
-    app.config["MAX_CONTENT_LENGTH"] = app.config["ROADS_MAX_BODY_BYTES"]
+
+    model_config = SettingsConfigDict(env_prefix=PREFIX, env_ignore_empty=True, extra="ignore",
+                                      validate_assignment=True)
+
+    feed_token: str | None = _field(
+        None, "text",
+        "Bearer token every feed write must carry (`Authorization: Bearer <token>`), compared in "
+        "constant time. Unset or empty: every write is refused with 401 (`roads serve` and "
+        "`roads demo` then make a random token for the run and print it).")
+    data_dir: Path = _field(
+        Path("data"), "directory",
+        "Where the embedded store keeps its SQLite file (`roads.sqlite3`, WAL mode); created when missing.")
+    host: str = _field("127.0.0.1", "address", "Bind address (IP address or host name) of `roads serve`.")
+    port: int = _field(8000, "TCP port", "Port of `roads serve`; 0 picks a free port (printed on start).",
+                       ge=0, le=65535)
+    max_body_bytes: int = _field(
+        16 * 1024, "bytes",
+        "Largest accepted request body; a longer one gets 413 (Flask's `MAX_CONTENT_LENGTH`). "
+        "A card-level round is about 100 bytes.", ge=64, le=64 * 1024 * 1024)
+    tables: Annotated[TableConfigs, NoDecode] = Field(
+        None, validate_default=True, json_schema_extra={"unit": "JSON or file path"},
+        description="Tables known before their first round, with display names and variants: a JSON "
+        'object `{"T1": {"name": "Table 1", "variant": "<preset id>"}}`, a list '
+        '`[{"id": "T1", "name": "...", "variant": "..."}]`, or the path of a file holding either '
+        "(text not starting with `{` or `[`). `name` defaults to the id, `variant` to "
+        "`roads.variants.DEFAULT_VARIANT_ID`; tables not listed are created by their first round. "
+        "Parsed by `table_configs`.")
+    redis_url: str | None = _field(
+        None, "`redis://` URL",
+        "`redis://[user:password@]host:port/db` (or `rediss://`, `unix://`): every process keeps "
+        "its tables in that Redis (`web.stores.redis`, needs the `redis` extra), so several "
+        "processes and hosts serve the same tables; unset = the embedded SQLite store (docs/deploy.md).")
+    redis_prefix: str = _field(
+        "roads:", "text",
+        "Prefix of every Redis key, so several deployments (or test runs) can share one Redis; no spaces.")
+    redis_timeout_s: float = _field(
+        2.0, "seconds", "Redis connect and command timeout; a write gives up with 503 after about twice this.",
+        gt=0, le=300, kind="a number of seconds", allowed="seconds in (0, 300]")
+    png_cache_entries: int = _field(256, "images", "Most PNGs kept in the render cache (LRU).", ge=1)
+    png_cache_bytes: int = _field(
+        64 * 1024 * 1024, "bytes", "Most bytes of PNGs kept in the render cache (a 1080p board is about 100 KiB).",
+        ge=1)
+    png_max_age_s: int = _field(
+        2, "seconds", "`Cache-Control: max-age` of current-shoe and lobby PNGs (a new round may come any time).",
+        ge=0)
+    png_past_max_age_s: int = _field(
+        60, "seconds", "`Cache-Control: max-age` of past-shoe PNGs (they change only by a correction).", ge=0)
+    ws_keepalive_s: float = _field(
+        20.0, "seconds",
+        "An idle WebSocket gets a keepalive frame this often (browsers drop a connection silent for 75 s).",
+        ge=0.05, le=3600)
+    ws_ping_s: float = _field(
+        25.0, "seconds",
+        "WebSocket protocol ping interval; a client that has not answered the previous ping is closed. "
+        "0 disables. Becomes flask-sock's `SOCK_SERVER_OPTIONS['ping_interval']` unless that is set.",
+        ge=0, le=3600)
+    ws_max_message_bytes: int = _field(4096, "bytes", "Largest frame accepted from a WebSocket client.",
+                                       ge=16, le=1024 * 1024)
+    font_dir: Path | None = _field(
+        None, "directory",
+        "Extra font folder searched before the bundled `static/fonts` for PNG text (read from the "
+        "environment by `web.render.fonts`, for every app of the process).")
+
+    @field_validator("port", "max_body_bytes", "redis_timeout_s", "png_cache_entries", "png_cache_bytes",
+                     "png_max_age_s", "png_past_max_age_s", "ws_keepalive_s", "ws_ping_s",
+                     "ws_max_message_bytes", mode="before")
+    @classmethod
+    def _no_booleans(cls, value: Any) -> Any:
+        if isinstance(value, bool):
+            raise _NotANumber("a boolean is not a number")
+        return value
+
+    @field_validator("tables", mode="before")
+    @classmethod
+    def _parse_tables(cls, value: Any) -> TableConfigs:
+        return table_configs(value)
+
+    @field_validator("redis_prefix")
+    @classmethod
+    def _prefix_without_spaces(cls, value: str) -> str:
+        if not value.strip() or any(c.isspace() for c in value):
+            raise ValueError("must be non-empty text without spaces")
+        return value
+
+    @staticmethod
+    def env_name(field: str) -> str:
+        """The environment variable (and ``test_config`` key) of ``field``: ``"port"`` -> ``"ROADS_PORT"``."""
+        return PREFIX + field.upper()
+
+    @classmethod
+    def load(cls, overrides: Mapping[str, Any] | None = None) -> "Settings":
+        """Defaults, then the environment, then ``overrides`` (``{"ROADS_PORT": "9000", ...}``;
+        keys that are not settings are ignored). Raises :class:`ConfigError` naming the first
+        bad setting and quoting its value."""
+        names = {cls.env_name(f): f for f in cls.model_fields}
+        given = {names[k]: v for k, v in (overrides or {}).items() if k in names}
+        try:
+            return cls(**given)
+        except ValidationError as e:
+            raise _config_error(e) from None
+
+    def as_config(self) -> dict[str, Any]:
+        """Every setting under its variable name (``{"ROADS_PORT": 8000, ...}``)."""
+        return {self.env_name(f): getattr(self, f) for f in type(self).model_fields}
 
 
-def number_setting(config: MutableMapping[str, Any], key: str, default: float, *, low: float,
-                   high: float | None = None, integer: bool = True) -> float:
-    """Read the numeric setting ``key`` into ``config[key]`` and return it.
-
-    The raw value is ``config[key]`` if set (``create_app(test_config)``), else the environment
-    variable ``key``, else ``default``; text is converted (``int`` when ``integer``, else
-    ``float``). Raises :class:`ConfigError` naming ``key`` and quoting the raw value when it is
-    not a number (booleans are refused) or lies outside ``low``..``high`` (``high`` ``None``:
-    no upper bound).
-    """
-    raw = config.get(key, os.environ.get(key, default))
-    kind = "an integer" if integer else "a number"
-    try:
-        value = int(raw) if integer else float(raw)
-    except (TypeError, ValueError):
-        raise ConfigError(f"{key} must be {kind}, got {raw!r}") from None
-    if isinstance(raw, bool) or value < low or (high is not None and value > high):
-        if high is None:
-            allowed = f"{kind} >= {low}" if integer else f"{kind} >= {low:g}"
-        elif integer:
-            allowed = f"an integer {low}-{high}"
-        else:
-            allowed = f"between {low:g} and {high:g}"
-        raise ConfigError(f"{key} must be {allowed}, got {raw!r}")
-    config[key] = value
-    return value
+def _config_error(err: ValidationError) -> ConfigError:
+    """The first error of ``err`` as a :class:`ConfigError` naming the setting and quoting the value."""
+    e = err.errors()[0]
+    field = str(e["loc"][0])
+    info = Settings.model_fields[field]
+    key = Settings.env_name(field)
+    raw = e.get("input")
+    cause = (e.get("ctx") or {}).get("error")
+    if isinstance(cause, ConfigError):
+        return cause
+    extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+    integer = info.annotation is int
+    kind = extra.get("kind") or ("an integer" if integer else "a number")
+    if e["type"] in ("greater_than", "greater_than_equal", "less_than", "less_than_equal"):
+        return ConfigError(f"{key} must be {extra.get('allowed') or _allowed(info, integer)}, got {raw!r}")
+    if isinstance(cause, _NotANumber) or e["type"].startswith(("int_", "float_")):
+        return ConfigError(f"{key} must be {kind}, got {raw!r}")
+    if isinstance(cause, ValueError):
+        return ConfigError(f"{key} {cause}, got {raw!r}")
+    return ConfigError(f"{key}: {e['msg']}, got {raw!r}")
 
 
-def table_configs(value: Any) -> dict[str, dict[str, str | None]]:
+def _allowed(info: Any, integer: bool) -> str:
+    """``"an integer 0-65535"``, ``"an integer >= 1"``, ``"between 0 and 3600"``, ``"a number >= 0.05"``."""
+    low = high = None
+    for m in info.metadata:
+        low = getattr(m, "ge", getattr(m, "gt", low))
+        high = getattr(m, "le", getattr(m, "lt", high))
+    if high is None:
+        return f"an integer >= {low}" if integer else f"a number >= {low:g}"
+    return f"an integer {low}-{high}" if integer else f"between {low:g} and {high:g}"
+
+
+def init_app(app: Flask, test_config: Mapping[str, Any] | None = None) -> Settings:
+    """Validate the settings (:meth:`Settings.load` with ``test_config``), keep them as
+    ``app.extensions["roads.settings"]``, and fill ``app.config``: ``test_config`` as given,
+    then every setting's validated value under its name, then ``MAX_CONTENT_LENGTH``.
+    Raises :class:`ConfigError`."""
+    settings = Settings.load(test_config)
+    app.config.update(test_config or {})
+    app.config.update(settings.as_config())
+    app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
+    app.extensions[EXTENSION] = settings
+    return settings
+
+
+def get_settings(app: Flask | None = None) -> Settings:
+    """The :class:`Settings` of ``app`` (default: the current app), made by :func:`init_app`."""
+    return (app or current_app).extensions[EXTENSION]
+
+
+def table_configs(value: Any) -> TableConfigs:
     """Parse ``ROADS_TABLES`` into ``{table_id: {"name": str | None, "variant": str | None}}``.
 
     ``value`` is ``None`` (no tables), JSON text, a path of a JSON file, or the already
@@ -149,10 +257,10 @@ def table_configs(value: Any) -> dict[str, dict[str, str | None]]:
         items = list(data.items())
     else:
         raise ConfigError(f"ROADS_TABLES: expected a JSON object or list, got {data!r}")
-    out: dict[str, dict[str, str | None]] = {}
+    out: TableConfigs = {}
     for table_id, entry in items:
-        if not isinstance(table_id, str) or not TABLE_ID_RE.match(table_id):
-            raise ConfigError(f"ROADS_TABLES: table id {table_id!r} is not a slug of 1-32 letters, digits, '_' or '-'")
+        if not is_table_id(table_id):
+            raise ConfigError(f"ROADS_TABLES: table id {table_id!r} is not {TABLE_ID_RULE}")
         if entry is None:
             entry = {}
         if not isinstance(entry, dict):

@@ -4,10 +4,10 @@
  *
  * Boot data: <script type="application/json" id="boot"> with
  *   {page, table, live, ws, snapshot, layouts: {landscape, portrait?} | {fixed}, labels, compact}
- * The landscape or portrait layout (web/layout.py, 1920x1080 / 1080x1920) is chosen by the
+ * The landscape or portrait layout (web/render/layout.py, 1920x1080 / 1080x1920) is chosen by the
  * viewport's shape; the SVG viewBox then scales it to the viewport, so it stays crisp.
  *
- * Update rules (issue 5): a newer version re-renders and highlights the cells that are new;
+ * Update rules (docs/frontend.md): a newer version re-renders and highlights the cells that are new;
  * a new shoe clears the board at once (no highlight); a version gap or a version that goes
  * back is a resync: the full snapshot is drawn as is (every message is a full snapshot).
  * window.__roads exposes {version, shoe, renders, resyncs, messages, status} for tests.

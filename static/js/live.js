@@ -1,5 +1,5 @@
 /*
- * Live connection to the scoreboard's WebSocket endpoints (web/ws.py).
+ * Live connection to the scoreboard's WebSocket endpoints (web/http/ws.py).
  *
  * Server messages are JSON text frames:
  *   {"type": "snapshot", "topic": "table:T1", "version": 57, "data": {...full snapshot...}}

@@ -1,12 +1,12 @@
 /*
- * Road-map renderer: draws a table snapshot (issue 3's JSON shape) as SVG.
+ * Road-map renderer: draws a table snapshot (roads/schema/snapshot.schema.json) as SVG.
  *
- * Geometry comes from web/layout.py (passed into the page as JSON): a road cell (x, y)
+ * Geometry comes from web/render/layout.py (passed into the page as JSON): a road cell (x, y)
  * is drawn at region.x + x * region.cell, region.y + y * region.cell, exactly where the
  * PNG renderer draws it. Nothing here decides a road: every cell, colour and count is
  * read from the snapshot. Labels come from the i18n catalogue passed in (web/i18n/*.json).
  *
- * Symbols (shared/domain.md section 4): big road hollow rings (Banker red, Player blue),
+ * Symbols (docs/domain.md section 4): big road hollow rings (Banker red, Player blue),
  * green tie slash with the count when > 1, banker-pair red dot top-left, player-pair
  * blue dot bottom-right, natural gold dot top-right; bead plate filled circles with the
  * winner's letter; big eye boy small hollow circles; small road solid dots; cockroach
@@ -60,7 +60,7 @@
   }
 
   /**
-   * First grid column to show of a road in a window `cols` wide (roads/window.py, issue 3):
+   * First grid column to show of a road in a window `cols` wide (roads/window.py):
    * whole columns only; the window ends at the road's right edge unless that would hide the
    * start of the newest logical column, then it starts there; if the newest column alone is
    * wider than the window (a long dragon tail), the window ends at its newest cell.

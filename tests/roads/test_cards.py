@@ -1,6 +1,6 @@
 """Cards: the text notation round-trips, baccarat values, named errors that quote the input.
 
-Expected values come from the rules (domain digest section 1; seed 000's card-value list:
+Expected values come from the rules (docs/domain.md section 1; seed 000's card-value list:
 ace 1, 2-9 face value, ten and J/Q/K 0; seed 000/001 burn rule: 10/J/Q/K burn 10), not
 from the code.
 """

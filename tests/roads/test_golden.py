@@ -39,7 +39,7 @@ def load(path: Path) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def test_the_golden_set_covers_every_case_issue_3_asks_for():
+def test_the_golden_set_covers_every_road_case():
     names = {load(p)["name"] for p in GOLDEN}
     assert {
         "worked_example", "empty_shoe", "only_ties", "leading_ties_and_ties_on_cells",

@@ -1,4 +1,4 @@
-"""roads.good_roads: the trend-alert patterns, worked by hand from their definitions (issue 3)."""
+"""roads.good_roads: the trend-alert patterns, worked by hand from their definitions (roads/good_roads.py's table)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ def alerts(text: str) -> list[tuple[str, int]]:
     return [(g["pattern"], g["length"]) for g in roads.good_roads_json()]
 
 
-def test_default_ids_labels_and_thresholds_are_the_issue_3_list():
+def test_default_ids_labels_and_thresholds_are_the_documented_list():
     assert [(p.id, p.label, p.threshold) for p in DEFAULT_GOOD_ROADS] == [
         ("long_banker", "Long Banker", 4), ("long_player", "Long Player", 4), ("ping_pong", "Ping Pong", 4),
         ("double_jump", "Double Jump", 3), ("one_banker_two_player", "One Banker Two Player", 4),

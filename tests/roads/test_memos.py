@@ -1,4 +1,4 @@
-"""The hot path's shared memos (issue 3 performance): they must not change any answer.
+"""The hot path's shared memos (the roads' hot path, bench/bench_roads.py): they must not change any answer.
 
 Good-road columns and answers are shared between trackers, derived-road columns are shared
 run lists, shares come from a per-round-count table, and the grid restores its width on

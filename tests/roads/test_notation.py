@@ -10,7 +10,7 @@ from roads.notation import DEFAULT_TOTALS, NotationError, format_round, format_r
 from roads.outcome import ResultError, RoundResult, Winner
 
 
-def test_issue_3_example_string_parses_to_its_winners():
+def test_example_string_parses_to_its_winners():
     assert [r.winner.value for r in parse_rounds("TTBPPBTB")] == list("TTBPPBTB")
 
 

@@ -1,7 +1,7 @@
 """Round outcomes: every fact the bets read, worked out by hand from the cards, and the
 result-level constructor's derivations and refusals.
 
-Rules: domain digest sections 1 and 3; seed 000 (pairs "first 2 cards", perfect pair "same
+Rules: docs/domain.md sections 1 and 3; seed 000 (pairs "first 2 cards", perfect pair "same
 rank and suit", naturals, bonus margins, Lucky Six), seeds 001/002 (big = 5 or 6 cards,
 small = 4 cards).
 """

@@ -18,8 +18,8 @@ Every expected number is a published figure, with its source named next to it:
   house edge 15.253%.
 * [Chen] Yui-Bin Chen, "Casino Games - Mini Baccarat" (vegastrip.com): win percentages for
   1, 2 and 4 decks.
-* [Issue 2] the figures quoted in issue 2 (Wizard of Odds appendices and side-bet pages;
-  Thorp), and the seeds' RTP statements (seed 000: 98.94%; seed 004: 97.62%).
+* [Pub] the published figures for a fresh 8-deck shoe (Wizard of Odds appendices and
+  side-bet pages; Thorp), and the seeds' RTP statements (seed 000: 98.94%; seed 004: 97.62%).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from roads.probability import (EVENTS, bet_return, event_probabilities, event_pr
                                settlement_counts, winner_probabilities)
 from roads.variants import Verdict, get_variant
 
-TOTAL_8 = 4_998_398_275_503_360  # 416P6 [Issue 2]; "416!/410!" (excelpunks.com)
+TOTAL_8 = 4_998_398_275_503_360  # 416P6 [Pub]; "416!/410!" (excelpunks.com)
 
 
 def pct(x: Fraction, places: int) -> float:
@@ -67,7 +67,7 @@ def test_four_deck_banker_and_player_combinations():
 
 
 def test_eight_deck_win_probabilities_to_the_published_six_places():
-    w = winner_probabilities(8)  # [Issue 2], [WoO-apx3] Total row
+    w = winner_probabilities(8)  # [Pub], [WoO-apx3] Total row
     assert round(float(w[Winner.BANKER]), 6) == 0.458597
     assert round(float(w[Winner.PLAYER]), 6) == 0.446247
     assert round(float(w[Winner.TIE]), 6) == 0.095156
@@ -109,11 +109,11 @@ def test_exact_combinations_of_each_final_total(total, player, banker):
 # ------------------------------------------------------------------ house edges
 def test_house_edges_of_the_main_bets():
     v = get_variant("seed000_live")
-    assert pct(house_edge(v.bet("banker")), 4) == 1.0579   # [Issue 2], [Jacobson]
-    assert pct(house_edge(v.bet("player")), 4) == 1.2351   # [Issue 2]
-    assert pct(house_edge(v.bet("tie")), 4) == 14.3596     # [Issue 2] tie 8:1
+    assert pct(house_edge(v.bet("banker")), 4) == 1.0579   # [Pub], [Jacobson]
+    assert pct(house_edge(v.bet("player")), 4) == 1.2351   # [Pub]
+    assert pct(house_edge(v.bet("tie")), 4) == 14.3596     # [Pub] tie 8:1
     nc = get_variant("seed000_live_no_commission")
-    assert pct(house_edge(nc.bet("banker")), 4) == 1.4581  # [Issue 2], [Jacobson] banker 6 pays 1:2
+    assert pct(house_edge(nc.bet("banker")), 4) == 1.4581  # [Pub], [Jacobson] banker 6 pays 1:2
     # Exact: the commission banker returns 0.95 P(B) - P(P).
     w = winner_probabilities(8)
     assert bet_return(v.bet("banker")) == Fraction(19, 20) * w[Winner.BANKER] - w[Winner.PLAYER]
@@ -136,7 +136,7 @@ def test_seed_004_states_an_average_return_of_97_62_percent_with_a_9_to_1_tie():
 
 
 def test_dragon_bonus_combinations_and_edges():
-    # [WoO-apx5] Dragon Bonus tables (8 decks); edges 2.65% / 9.37% [Issue 2], 2.652% / 9.373% [Jacobson].
+    # [WoO-apx5] Dragon Bonus tables (8 decks); edges 2.65% / 9.37% [Pub], 2.652% / 9.373% [Jacobson].
     v = get_variant("seed000_live")
     expected = {
         "player_bonus": {"margin_9": 18_409_431_764_992, "margin_8": 34_097_645_543_424,
@@ -173,7 +173,7 @@ def test_lucky_six_combinations_and_edges():
 
 def test_pair_probabilities_and_edges():
     v = get_variant("seed000_live")
-    # (4N-1)/(52N-1) = 31/415 for 8 decks [Issue 2].
+    # (4N-1)/(52N-1) = 31/415 for 8 decks [Pub].
     assert event_probability("player_pair") == event_probability("banker_pair") == Fraction(31, 415)
     assert round(float(event_probability("player_pair")), 6) == 0.074699
     assert pct(house_edge(v.bet("player_pair")), 3) == 10.361          # [Jacobson] 11:1
@@ -199,7 +199,7 @@ def test_either_pair_by_inclusion_exclusion(decks):
 
 def test_perfect_pair_combinations():
     # [WoO-pp] version 1: 246,848,784 wins of 7,379,583,120 (hands unordered: x4 for our ordered
-    # draws); 0.033450 [Issue 2]; 25:1 return -0.130294. Version 2: both hands 2,101,008.
+    # draws); 0.033450 [Pub]; 25:1 return -0.130294. Version 2: both hands 2,101,008.
     assert event_probability("perfect_pair") == Fraction(246_848_784, 7_379_583_120)
     assert round(float(event_probability("perfect_pair")), 6) == 0.033450
     assert event_probability("both_perfect_pairs") == Fraction(2_101_008, 7_379_583_120)
@@ -208,9 +208,9 @@ def test_perfect_pair_combinations():
 
 
 def test_naturals_and_card_counts():
-    assert round(float(event_probability("small")), 6) == 0.378868           # [Issue 2] 4 cards
+    assert round(float(event_probability("small")), 6) == 0.378868           # [Pub] 4 cards
     assert event_probability("big") == 1 - event_probability("small")
-    assert round(float(event_probability("player_natural")), 6) == 0.189435  # [Issue 2]
+    assert round(float(event_probability("player_natural")), 6) == 0.189435  # [Pub]
     assert event_probability("banker_natural") == event_probability("player_natural")
     # Banker wins with 6 [WoO-lucky6]: 0.037247 on two cards, 0.016617 on three.
     assert round(float(event_probability("banker_six_two_cards")), 6) == 0.037247

@@ -1,6 +1,6 @@
 """The shoe: burn procedure, cut-card semantics, between-rounds burns, dealing, errors.
 
-Rules (domain digest section 2): seed 000 and 001 (new shoe: the first card is turned and
+Rules (docs/domain.md section 2): seed 000 and 001 (new shoe: the first card is turned and
 its value says how many cards are burned, 10/J/Q/K burn 10), seed 001 (blue card: comes
 out during a game -> that game is the last; comes out as the burn card that starts a new
 game -> the finished game was the last; later cards are void), seed 002 (one card burned

@@ -8,7 +8,7 @@ import pytest
 from roads.notation import parse_rounds
 from roads.shoe_roads import ShoeRoads
 from roads.side_bets import SideBetError, side_bet_state, side_bet_states
-from variant_stand_in import Spec, StandIn
+from support.variants import Spec, StandIn
 
 STAND_IN = StandIn("demo", "Demo", (Spec("player_pair", "Player Pair", 60), Spec("big", "Big", 30),
                                    Spec("player_bonus", "Player Bonus", None)))
@@ -23,7 +23,7 @@ def test_a_limited_bet_is_open_for_the_first_n_rounds(rounds, is_open, left):
         "bet": "big", "label": "Big", "open": is_open, "limit": 30, "rounds_left": left}
 
 
-def test_issue_3_example_41_rounds_of_a_60_round_bet_leaves_19():
+def test_41_rounds_of_a_60_round_bet_leave_19():
     assert side_bet_state(Spec("player_pair", "Player Pair", 60), 41)["rounds_left"] == 19
 
 

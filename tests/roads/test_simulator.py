@@ -1,8 +1,8 @@
 """The simulated table feed: real shoes (burn, cut card, tableau) as feed messages.
 
 Expected facts come from the rules, not from the simulator's output: the burn procedure
-and the cut-card rule (domain digest section 2, seeds 000-002), the tableau (section 1,
-checked by ``roads.tableau.check_round``), the feed body shape (issue 4).
+and the cut-card rule (docs/domain.md section 2, seeds 000-002), the tableau (section 1,
+checked by ``roads.tableau.check_round``), the feed body shape (docs/api.md).
 """
 
 from __future__ import annotations

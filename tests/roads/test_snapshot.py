@@ -1,4 +1,4 @@
-"""roads.snapshot.build_snapshot and its JSON Schema (issue 3 "The snapshot")."""
+"""roads.snapshot.build_snapshot and its JSON Schema (roads/schema/snapshot.schema.json)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from roads.notation import parse_rounds
 from roads.shoe_roads import ShoeRoads
 from roads.snapshot import SnapshotError, build_snapshot, schema
-from variant_stand_in import Spec, StandIn
+from support.variants import Spec, StandIn
 
 GOLDEN = sorted((Path(__file__).parent / "golden").glob("*.json"))
 VARIANT = StandIn("demo", "Demo Table", (Spec("player_pair", "Player Pair", 60), Spec("big", "Big", 30)))
@@ -48,7 +48,7 @@ def test_real_preset_snapshot_validates():
         assert [b["bet"] for b in s["side_bets"]] == [b.bet for b in variant.side_bets]
 
 
-def test_issue_3_keys_and_meanings():
+def test_snapshot_keys_and_meanings():
     s = snap("TTBPPBTB")
     assert (s["table"], s["shoe"], s["round"], s["version"]) == ("T1", 3, 8, 57)
     assert s["variant"] == {"id": "demo", "name": "Demo Table"}
@@ -74,7 +74,7 @@ def test_issue_3_keys_and_meanings():
 
 
 def test_round_is_the_round_number_within_the_shoe_and_side_bets_count_counted_rounds():
-    # Issue 3: "`round` is the round number within the shoe". Rounds 1-5 dealt, round 2
+    # The schema: "`round` is the round number within the shoe". Rounds 1-5 dealt, round 2
     # voided: the shoe is at round 5 (the newest bead is round 5), 4 rounds are counted.
     roads = ShoeRoads.from_rounds(parse_rounds("BPBPB"))
     roads.void(2)

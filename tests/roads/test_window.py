@@ -1,4 +1,4 @@
-"""roads.window: display windows show whole columns, and the newest column always (issue 3)."""
+"""roads.window: display windows show whole columns, and the newest column always."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ import itertools
 import jsonschema
 import pytest
 
-from conftest import Feed, dealt_rounds, make_app
+from support.feed import Feed, close_app, dealt_rounds, make_app
 from roads.snapshot import schema as snapshot_schema
 from web.service import get_service
 
@@ -21,7 +21,7 @@ TABLES = {"baccarat-1": {"name": "百家乐 1", "variant": "seed001"}, "T2": {"n
 def configured(tmp_path):
     app = make_app(tmp_path / "data", ROADS_TABLES=TABLES)
     yield app
-    app.extensions["roads"].close()
+    close_app(app)
 
 
 def fixed_clock(app, start=1_718_452_800.0, step=1.5):
@@ -174,7 +174,7 @@ def test_exported_rounds_replayed_into_a_new_service_give_the_same_roads(feed, c
             assert other_client.post("/api/tables/T1/rounds", json=body, headers=replay.headers).status_code == 201
         assert other_client.get("/api/tables/T1").data == client.get("/api/tables/T1").data
     finally:
-        other.extensions["roads"].close()
+        close_app(other)
 
 
 @pytest.mark.parametrize("url, code, field", [

@@ -1,6 +1,6 @@
 """The ``roads simulate``, ``replay`` and ``render`` commands: files, errors, exit codes.
 
-Exit codes (web/cli_demo.py): 0 success, 1 failure, 2 bad arguments, 3 bad input file.
+Exit codes (web/cli/commands.py): 0 success, 1 failure, 2 bad arguments, 3 bad input file.
 """
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from conftest import FEED_TOKEN
 from roads import simulator
 from roads.cards import parse_cards
 from roads.tableau import check_round
-from serving_support import FakeJSONService, free_port, serve_app
+from support.feed import FEED_TOKEN, close_app
+from support.serving import FakeJSONService, free_port, serve_app
 from web import create_app
 from web.cli import main
 
@@ -276,7 +276,7 @@ def test_replay_of_a_missing_file_exits_2(tmp_path):
 
 # --------------------------------------------------------------------------- render
 def _winner(player: list[str], banker: list[str]) -> str:
-    """Winner by the rule of domain digest section 1 (totals mod 10; A=1, T-K=0), not by roads code."""
+    """Winner by the rule of docs/domain.md section 1 (totals mod 10; A=1, T-K=0), not by roads code."""
     value = {"A": 1, "T": 0, "J": 0, "Q": 0, "K": 0}
     p = sum(value.get(c[0], int(c[0]) if c[0].isdigit() else 0) for c in player) % 10
     b = sum(value.get(c[0], int(c[0]) if c[0].isdigit() else 0) for c in banker) % 10
@@ -432,7 +432,7 @@ def live_service(tmp_path):
         with serve_app(app) as server:
             yield f"http://127.0.0.1:{server.port}"
     finally:
-        app.extensions["roads"].close()
+        close_app(app)
 
 
 def test_replaying_a_file_into_the_service_gives_every_round_and_replaying_again_changes_nothing(

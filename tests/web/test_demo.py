@@ -24,7 +24,7 @@ import pytest
 import requests
 from click.testing import CliRunner
 
-from serving_support import FakeJSONService, free_port
+from support.serving import FakeJSONService, free_port
 from web.cli import main
 from web.cli.demo import Demo, DemoTable, Pace, demo_tables, tables_setting
 
@@ -112,7 +112,7 @@ def test_roads_demo_fast_serves_lobby_table_png_and_api_while_tables_deal(tmp_pa
 
         tables = poll(dealing, "all four tables to deal a round")
         names = {t["id"]: t["name"] for t in tables}
-        assert names["t2"] == "百家乐 8"
+        assert names["t2"] == "超级6 百家乐 2"   # seed 002: the Super 6 table
         assert len(set(names.values())) == 4
         assert len({t["variant"]["id"] for t in tables}) == 4   # each table its own preset
         first = {t["id"]: (t["shoe"], t["round"]) for t in tables}
@@ -146,7 +146,7 @@ def test_roads_demo_fast_serves_lobby_table_png_and_api_while_tables_deal(tmp_pa
         image.load()
         assert image.width > 100 and image.height > 100
         snap = requests.get(f"{base}/api/tables/t1", timeout=5).json()
-        assert snap["table"] == "t1" and snap["name"] == "Baccarat 1" and snap["round"] >= 0
+        assert snap["table"] == "t1" and snap["name"] == "Live Baccarat 1" and snap["round"] >= 0
 
         # The tables write through the token-protected feed: without the token it is closed.
         bare = requests.post(f"{base}/api/tables/t1/rounds", json={"shoe": 99, "round": 1,
@@ -168,10 +168,39 @@ def test_roads_demo_fast_serves_lobby_table_png_and_api_while_tables_deal(tmp_pa
 
 
 # --------------------------------------------------------------------------- in process
+# What each preset is, from roads/variants.py's docstring (the seeds): the words a table's
+# name must carry for the game it deals.
+GAME_WORDS = {
+    "seed000_live": ("Live", "ສົດ"),                       # seed 000's live table (ສົດ: Lao "live")
+    "seed000_live_no_commission": ("No Commission",),
+    "seed001": ("ประกัน",),                                 # seed 001: Thai, baccarat with insurance
+    "seed001_no_commission": ("Insurance No Commission",),
+    "seed002": ("超级6",),                                   # seed 002's Super 6 table ("Super 6")
+    "seed002_commission": ("ကော်မရှင်",),                  # seed 002's commission table (Burmese)
+    "seed004_mini": ("Mini",),
+}
+
+
+def test_demo_tables_are_named_for_the_game_they_deal():
+    tables = demo_tables(8)
+    assert [t.id for t in tables] == [f"t{i}" for i in range(1, 9)]
+    assert [(t.name, t.variant) for t in tables] == [
+        ("Live Baccarat 1", "seed000_live"),
+        ("超级6 百家乐 2", "seed002"),
+        ("บาคาร่าประกัน 3", "seed001"),
+        ("Mini Baccarat 4", "seed004_mini"),
+        ("No Commission 5", "seed000_live_no_commission"),
+        ("ဘက်ကာရက် ကော်မရှင် 6", "seed002_commission"),
+        ("Insurance No Commission 7", "seed001_no_commission"),
+        ("ບາຄາຣາສົດ 8", "seed000_live"),
+    ]
+    for t in demo_tables(30):
+        assert any(word in t.name for word in GAME_WORDS[t.variant]), (t.name, t.variant)
+        assert t.name.endswith(f" {t.id[1:]}")
+
+
 def test_demo_tables_have_their_own_names_and_presets():
     tables = demo_tables(4)
-    assert [t.id for t in tables] == ["t1", "t2", "t3", "t4"]
-    assert "百家乐 8" in [t.name for t in tables]
     assert len({t.variant for t in tables}) == 4
     super_six = next(t for t in tables if t.variant == "seed002")
     assert super_six.burn_between_rounds is True   # seed 002 burns one card between rounds
@@ -189,13 +218,30 @@ def test_tables_setting_is_the_services_roads_tables_shape():
         "t1": {"name": "百家乐 8", "variant": "seed002"}, "t2": {"name": "Mini", "variant": "seed004_mini"}}
 
 
-def test_a_jittered_pace_stays_within_a_third_of_the_mean():
+def test_the_default_pace_is_a_real_tables_a_round_every_25_to_45_seconds():
     import random
 
     pace = Pace()
     rng = random.Random(1)
-    delays = [pace.round_delay(rng) for _ in range(500)]
-    assert 2.0 <= min(delays) and max(delays) <= 4.0
+    delays = [pace.round_delay(rng) for _ in range(2000)]
+    assert 25.0 <= min(delays) < 26.0 and 44.0 < max(delays) <= 45.0
+    assert 34.0 < sum(delays) / len(delays) < 36.0
+    assert pace.shoe_seconds == 120.0   # two minutes to shuffle between shoes
+
+
+def test_the_fast_pace_deals_a_shoe_in_a_few_seconds():
+    import random
+
+    fast = Pace.fast()
+    rng = random.Random(2)
+    shoe = sum(fast.round_delay(rng) for _ in range(80)) + fast.shoe_seconds   # 80 rounds: a long shoe
+    assert shoe < 10.0
+
+
+def test_demo_pace_option_and_help_say_the_real_pace():
+    result = CliRunner().invoke(main, ["demo", "--help"])
+    assert result.exit_code == 0
+    assert "--host" in result.output and "25-45 s" in result.output and "--fast" in result.output
 
 
 def test_a_reused_data_directory_goes_on_with_the_next_shoe(tmp_path):
@@ -225,6 +271,31 @@ def test_a_temporary_data_directory_is_removed_at_stop():
         data = demo.data_dir
         assert data is not None and data.is_dir()
     assert not data.exists()
+
+
+def test_demo_on_every_interface_posts_and_links_through_loopback():
+    with Demo(host="0.0.0.0", port=0, tables=1, pace=Pace.fast()) as demo:
+        assert demo.every_interface
+        assert demo.url == f"http://127.0.0.1:{demo.port}"
+        assert demo._server.server_address[0] == "0.0.0.0"
+        poll(lambda: demo.rounds_sent() > 0, "a round")
+        assert requests.get(demo.urls()["lobby"], timeout=5).status_code == 200
+    assert Demo(host="::", port=8123, tables=1).url == "http://[::1]:8123"
+    assert Demo(host="127.0.0.2", port=8123, tables=1).url == "http://127.0.0.2:8123"
+
+
+def test_demo_host_option_binds_that_address_and_says_so(tmp_path):
+    result = CliRunner().invoke(main, ["demo", "--fast", "--host", "0.0.0.0", "--port", "0", "--tables", "1",
+                                       "--duration", "1", "--data", str(tmp_path / "d")])
+    assert result.exit_code == 0, result.output
+    assert "listening on every interface (0.0.0.0 port" in result.output
+    assert re.search(r"lobby\s+http://127\.0\.0\.1:\d+/lobby", result.output)
+
+
+def test_demo_on_an_address_it_cannot_bind_exits_1_naming_it(tmp_path):
+    result = CliRunner().invoke(main, ["demo", "--host", "192.0.2.1", "--port", "0", "--data", str(tmp_path / "d")])
+    assert result.exit_code == 1
+    assert "cannot serve on 192.0.2.1:0" in result.output
 
 
 def test_demo_on_a_taken_port_exits_1_and_says_so(tmp_path):

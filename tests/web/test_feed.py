@@ -1,7 +1,7 @@
 """The table feed: card-level and result-level rounds, shoes, voids, corrections, idempotency,
 and every refusal (4xx JSON naming the field, nothing changed).
 
-Expected outcomes are worked by hand from the tableau (domain digest section 1), not read
+Expected outcomes are worked by hand from the tableau (docs/domain.md section 1), not read
 from the code: e.g. player 4S KD 9H = 4+0+9 = 13 -> 3, banker 7C JD = 7 (stands on 7), banker wins.
 """
 
@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from conftest import Feed, make_app
+from support.feed import Feed, close_app, make_app
 from web.service import get_service
 
 P1, B1 = ["4S", "KD", "9H"], ["7C", "JD"]  # player 3, banker 7: B; player drew on 4, banker stands on 7
@@ -546,7 +546,7 @@ def test_without_a_configured_token_the_feed_is_closed(tmp_path):
                                               headers={"Authorization": "Bearer None"}), 401)
         assert "ROADS_FEED_TOKEN" in err["message"]
     finally:
-        app.extensions["roads"].close()
+        close_app(app)
 
 
 # -- tables

@@ -308,3 +308,19 @@ def test_fit_and_ellipsize():
     # a Thai cut never leaves a dangling mark (marks stay with their consonant)
     cut = fonts.ellipsize("แบงเกอร์ติดกันยาวสุด", 120, size=30, lang="th")
     assert not unicodedata.category(cut[-2]).startswith("M")
+
+
+def test_the_thai_face_maps_every_assigned_thai_letter_and_nothing_unassigned():
+    """Unicode's Thai block: U+0E01-U+0E3A and U+0E3F-U+0E5B are assigned, U+0E3B-U+0E3E are not."""
+    face = fonts.Face("thai", str(fonts.FONT_DIR / "NotoSansThai-Bold.ttf"), 0)
+    have = fonts.coverage(face)
+    assigned = {*range(0x0E01, 0x0E3B), *range(0x0E3F, 0x0E5C)}
+    assert len(assigned) == 87 and assigned <= have
+    assert not have & {0x0E3B, 0x0E3C, 0x0E3D, 0x0E3E, 0xFFFF}
+
+
+def test_a_file_that_is_not_a_font_is_a_font_error(tmp_path):
+    bad = tmp_path / "NotoSans-Bold.ttf"
+    bad.write_bytes(b"not a font at all")
+    with pytest.raises(fonts.FontError, match="not a readable TrueType/OpenType font"):
+        fonts.coverage(fonts.Face("latin", str(bad), 0))

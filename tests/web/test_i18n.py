@@ -1,4 +1,4 @@
-"""Label catalogues (web/i18n.py): complete in every language, local words from the seeds,
+"""Label catalogues (web/i18n/): complete in every language, local words from the seeds,
 English fallback, narrow errors, language choice from ?lang= and Accept-Language."""
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def test_catalogue_files_are_flat_utf8_json_objects_of_strings(lang):
 @pytest.mark.parametrize(
     ("lang", "player", "banker", "tie"),
     [
-        # issue 5 and the seeds: Burmese (seed 000), Thai (seed 001), Lao (seed 003).
+        # the seeds (docs/frontend.md "Languages"): Burmese (seed 000), Thai (seed 001), Lao (seed 003).
         ("my", "ထိုးသား", "ဒိုင်", "သရေ"),
         ("th", "เพลเยอร์", "แบงเกอร์", "เสมอ"),
         ("lo", "ຜູ້ຫຼິ້ນ", "ເຈົ້າມື", "ເສມີ"),

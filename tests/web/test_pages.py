@@ -142,10 +142,11 @@ def test_table_page_shows_an_embed_snippet_for_its_widget(client, table_t1):
 
 
 def test_table_page_opens_shoes_and_embed_snippet_as_overlays_from_its_link_bar(client, table_t1):
-    """The page is one screen (board + link bar); the shoe list and the snippet open over it."""
+    """The page is one screen (board + link bar); the snippet opens over it, the shoes link
+    leads to the table's shoes page (web/http/shoes_pages.py)."""
     resp = client.get("/tables/T1")
     html = resp.get_data(as_text=True)
-    assert links(resp, "shoes") == ["#shoes"]
+    assert links(resp, "shoes") == ["/tables/T1/shoes"]
     assert links(resp, "embed") == ["#embed"]
     assert '<section class="more-box" id="shoes"' in html and '<section class="more-box" id="embed"' in html
     assert html.count('data-link="close"') == 2
@@ -306,7 +307,7 @@ def test_themes_default_per_page_and_follow_the_query(client, table_t1, path, de
 def test_pages_load_their_css_and_scripts_which_exist(client, table_t1):
     html = client.get("/tables/T1").get_data(as_text=True)
     assets = re.findall(r'(?:href|src)="(/static/[^"]+)"', html)
-    assert assets == ["/static/css/roads.css", "/static/js/roads.js", "/static/js/live.js", "/static/js/board.js"]
+    assert assets == ["/static/css/roads.css", "/static/css/pages.css", "/static/js/roads.js", "/static/js/live.js", "/static/js/board.js"]
     for asset in assets:
         resp = client.get(asset)
         assert resp.status_code == 200, asset

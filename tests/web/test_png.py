@@ -1,4 +1,4 @@
-"""PNG scoreboards (issue 6): structure checks on decoded images, query errors, caching.
+"""PNG scoreboards (docs/frontend.md): structure checks on decoded images, query errors, caching.
 
 No pixel goldens: the tests decode the PNG, locate cells with the shared layout
 (web.render.layout, the same geometry the HTML board uses) and check the colour at points of
@@ -185,7 +185,7 @@ def test_a_real_dealt_shoe_renders_every_visible_cell(app, client, auth):
     img = decode(client.get("/tables/T9/board.png"))
     r = board_layout(1920, 1080)["regions"]["big_road"]
     cells = snap["big_road"]["cells"]
-    offset = road_offset(cells, r["cols"])  # the domain's display window (issue 3)
+    offset = road_offset(cells, r["cols"])  # the domain's display window (roads/window.py)
     seen = 0
     for c in cells:
         if c["x"] >= offset:

@@ -1,4 +1,4 @@
-"""Several ``roads serve`` processes over one Redis (issue 8), end to end.
+"""Several ``roads serve`` processes over one Redis (docs/deploy.md), end to end.
 
 Each test runs real service processes on their own loopback ports over a real Redis: the
 shared one under a fresh key prefix (deleted afterwards), or, where Redis itself is stopped,
@@ -15,9 +15,9 @@ import time
 import pytest
 import websocket
 
-from conftest import dealt_rounds
-from redis_support import SHARED_REDIS_URL, PrivateRedis, Server, shared_prefix
-from serving_support import recv_snapshot
+from support.feed import dealt_rounds
+from support.redis import SHARED_REDIS_URL, PrivateRedis, Server, shared_prefix
+from support.serving import recv_snapshot
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 

@@ -1,8 +1,8 @@
-"""The Redis store (issue 8) against a real Redis: the Store contract, the atomic conditional
+"""The Redis store (docs/deploy.md) against a real Redis: the Store contract, the atomic conditional
 append under races, the follower thread, Redis going away and coming back, and the service's
 catch-up-and-revalidate path when another process took a round first.
 
-Uses the shared Redis (``redis_support.SHARED_REDIS_URL``) under a fresh key prefix per test,
+Uses the shared Redis (``support.redis.SHARED_REDIS_URL``) under a fresh key prefix per test,
 deleted afterwards, and, for the outage test, a private ``redis-server`` of its own. Skips with
 the reason when no Redis is reachable, fails instead under ``ROADS_TEST_REQUIRE_REDIS=1``.
 """
@@ -16,9 +16,9 @@ import pytest
 import redis
 from click.testing import CliRunner
 
-from conftest import Feed, dealt_rounds, make_app
-from redis_support import SHARED_REDIS_URL, PrivateRedis, shared_prefix
-from serving_support import free_port
+from support.feed import Feed, dealt_rounds, make_app
+from support.redis import SHARED_REDIS_URL, PrivateRedis, RedisProxy, shared_prefix
+from support.serving import free_port
 from web import cli
 from web.settings import ConfigError
 from web.stores.redis import RedisStore, StoreDiverged
@@ -57,17 +57,26 @@ def prefix():
 
 @pytest.fixture
 def stores(prefix):
-    """``make()`` -> a RedisStore on the test's prefix (as if in its own process); all closed after."""
+    """``make(url=SHARED_REDIS_URL)`` -> a RedisStore on the test's prefix (as if in its own
+    process); all closed after."""
     made = []
 
-    def make(**config):
-        s = RedisStore(SHARED_REDIS_URL, {"ROADS_REDIS_PREFIX": prefix, "ROADS_REDIS_TIMEOUT_S": 2, **config})
+    def make(url=SHARED_REDIS_URL, **config):
+        s = RedisStore(url, {"ROADS_REDIS_PREFIX": prefix, "ROADS_REDIS_TIMEOUT_S": 2, **config})
         made.append(s)
         return s
 
     yield make
     for s in made:
         s.close()
+
+
+@pytest.fixture
+def proxy(prefix):
+    """A :class:`support.redis.RedisProxy` in front of the shared Redis (a network that can fail)."""
+    p = RedisProxy(SHARED_REDIS_URL)
+    yield p
+    p.close()
 
 
 @pytest.fixture
@@ -78,10 +87,11 @@ def raw(prefix):
     client.close()
 
 
-def redis_apps(tmp_path, url, prefix, names=("a", "b"), **extra):
-    """One in-process app per name, all over the same Redis log (as separate processes would be)."""
-    return [make_app(tmp_path / n, ROADS_REDIS_URL=url, ROADS_REDIS_PREFIX=prefix, ROADS_REDIS_TIMEOUT_S=0.5, **extra)
-            for n in names]
+def redis_apps(tmp_path, url, prefix, names=("a", "b"), urls=None, **extra):
+    """One in-process app per name, all over the same Redis log (as separate processes would be);
+    ``urls`` (one per name) reach that Redis by other ways (a :class:`RedisProxy`)."""
+    return [make_app(tmp_path / n, ROADS_REDIS_URL=u, ROADS_REDIS_PREFIX=prefix, ROADS_REDIS_TIMEOUT_S=0.5, **extra)
+            for n, u in zip(names, urls or [url] * len(names))]
 
 
 def version(app, table="T1"):
@@ -134,16 +144,18 @@ def test_a_seq_beyond_the_head_means_redis_lost_events_and_is_refused(stores, ra
     assert [e.seq for e in store.load()] == [1] and raw.xlen(prefix + "log") == 1
 
 
-def test_a_retried_append_whose_reply_was_lost_is_stored_once(stores):
+def test_a_retried_append_whose_reply_was_lost_is_stored_once(stores, proxy):
     # A lost reply is retried with the same write token; finding that token stored is success.
-    store = stores()
-    store._append(ev(1), "token-1")
-    store._append(ev(1), "token-1")  # the retry: a no-op success
+    store = stores(proxy.url)
+    store.append(ev(1, table="WARM"))  # the append script is in Redis now (a NOSCRIPT answer is no lost reply)
+    proxy.lose_next_reply(b"EVALSHA")
+    store.append(ev(1))  # stored, the reply lost on the way back; the retry is a no-op success
+    assert proxy.lost == 1
     with pytest.raises(SeqTaken):  # another write (another token) of the same seq still loses
-        store._append(ev(1), "token-2")
-    with pytest.raises(SeqTaken):
         store.append(ev(1))
-    assert [e.seq for e in store.load()] == [1]
+    with pytest.raises(SeqTaken):
+        stores().append(ev(1))
+    assert [e.seq for e in store.load() if e.table == "T1"] == [1]
 
 
 @pytest.mark.parametrize("same_round", [True, False], ids=["same round", "different rounds"])
@@ -198,21 +210,27 @@ def test_the_follower_delivers_every_later_event_of_every_process_in_order(store
     assert got == sent + [own]
 
 
-def test_after_an_outage_the_follower_catches_up_from_each_tables_stream(stores, raw, prefix):
+def test_after_an_outage_the_follower_catches_up_from_each_tables_stream(stores, raw, prefix, proxy):
     # The shared log may have been trimmed (or Redis restarted) while this process was away:
     # the resync compares every table's head with what it delivered and fills the difference.
-    follower = stores()
+    follower = stores(proxy.url)
     assert list(follower.load()) == []
     got: list[Event] = []
-    follower._on_event = got.append
+    follower.start(got.append)
+    proxy.cut()  # this process loses Redis
+    wait_until(lambda: not follower.connected, "the follower to notice")
     other = stores()
     sent = [ev(1), ev(2), ev(1, table="T2"), ev(3), ev(2, table="T2")]
     for e in sent:
         other.append(e)
     raw.delete(prefix + "log")
-    follower._resync()
+    proxy.restore()
+    wait_until(lambda: follower.connected and len(got) >= 5, "the follower to catch up")
     assert got == [sent[0], sent[1], sent[3], sent[2], sent[4]]  # per table in seq order (T1, then T2)
-    follower._resync()
+    proxy.cut()  # a second outage with nothing new
+    wait_until(lambda: not follower.connected, "the follower to notice again")
+    proxy.restore()
+    wait_until(lambda: follower.connected, "the follower to catch up again")
     assert len(got) == 5  # nothing twice
 
 
@@ -283,12 +301,10 @@ def test_the_redis_url_selects_the_redis_store_and_settings_fall_back_to_the_env
 
 
 # ----------------------------------------------------------------------------- the service over Redis
-def test_a_process_behind_the_log_catches_up_and_revalidates_its_write(tmp_path, prefix):
-    a, b = apps = redis_apps(tmp_path, SHARED_REDIS_URL, prefix)
+def test_a_process_behind_the_log_catches_up_and_revalidates_its_write(tmp_path, prefix, proxy):
+    a, b = apps = redis_apps(tmp_path, SHARED_REDIS_URL, prefix, urls=[SHARED_REDIS_URL, proxy.url])
     try:
-        store_b = get_service(b).store
-        store_b._stop.set()  # B stops following: it only learns of A's writes when its own append loses
-        store_b._thread.join(timeout=WAIT_S)
+        proxy.hold_log_readers()  # B stops following: it only learns of A's writes when its own append loses
         feed_a, feed_b = Feed(a.test_client()), Feed(b.test_client())
         assert feed_a.round(1, 1, P1, B1).status_code == 201
         repeat = feed_b.round(1, 1, P1, B1)  # the same round: B's seq 1 is taken, B catches up, a no-op

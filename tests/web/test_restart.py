@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FEED_TOKEN, Feed, dealt_rounds, make_app
-from serving_support import ServeProcess
+from support.feed import FEED_TOKEN, Feed, dealt_rounds, make_app
+from support.serving import ServeProcess
 from web.service import get_service
 
 

@@ -1,6 +1,6 @@
 """The storage interface and the SQLite store: durability settings, ordering, refusals, and
 the service's behaviour when another writer takes a sequence number first (the contract the
-Redis store of issue 8 relies on)."""
+Redis store, web.stores.redis, relies on)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 
-from conftest import FEED_TOKEN, Feed
+from support.feed import Feed
 from web.service import Service
 from web.stores import Event, SeqTaken, SqliteStore, Store, StoreError, StoreUnavailable, open_store
 
@@ -60,13 +60,32 @@ def test_events_are_checked(tmp_path):
     assert Event.from_json(e.to_json()) == e and e.round is None
 
 
-def test_the_file_uses_wal_and_full_sync(store):
-    db = sqlite3.connect(store.path)
+@pytest.fixture
+def opened(monkeypatch):
+    """Every sqlite3 connection opened during the test, in order (the store's own among them)."""
+    connections = []
+    connect = sqlite3.connect
+
+    def spy(*args, **kwargs):
+        connections.append(connect(*args, **kwargs))
+        return connections[-1]
+
+    monkeypatch.setattr(sqlite3, "connect", spy)
+    return connections
+
+
+def test_the_file_uses_wal_and_full_sync(tmp_path, opened):
+    store = SqliteStore.in_dir(tmp_path)
     try:
-        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        [own] = opened  # synchronous is a setting of the connection that writes
+        assert own.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+        db = sqlite3.connect(store.path)
+        try:
+            assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        finally:
+            db.close()
     finally:
-        db.close()
-    assert store._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+        store.close()
 
 
 def test_a_file_of_another_schema_version_is_refused(tmp_path):
@@ -78,8 +97,10 @@ def test_a_file_of_another_schema_version_is_refused(tmp_path):
         SqliteStore(path)
 
 
-def test_write_errors_become_store_unavailable(store):
-    store._db.close()  # any sqlite3 error on write
+def test_write_errors_become_store_unavailable(tmp_path, opened):
+    store = SqliteStore.in_dir(tmp_path)
+    [own] = opened
+    own.close()  # any sqlite3 error on write
     with pytest.raises(StoreUnavailable):
         store.append(ev(1))
 
@@ -96,21 +117,67 @@ def test_open_store_picks_sqlite_by_default_and_refuses_redis_without_its_module
 
 
 # ----------------------------------------------------------------------------- service over a shared store
-class SharedStore(Store):
-    """A store shared with an imaginary second process: ``sneak`` events are stored by "the
-    other process" just before our next append, which then loses the race (SeqTaken)."""
+# Another process writing the same table is a second store on the same file: its events take
+# the sequence numbers (and round numbers) this service thinks are free, so the service's next
+# append loses the race (SeqTaken); it then catches up from the store and judges again.
+@pytest.fixture
+def shared(app_factory, tmp_path):
+    """``(other, client, feed)``: the other process's store on the file of a test service, the
+    service's test client and a :class:`support.feed.Feed` on it."""
+    app = app_factory("data")
+    other_store = SqliteStore.in_dir(tmp_path / "data")
+    yield other_store, app.test_client(), Feed(app.test_client())
+    other_store.close()
+
+
+def other(seq, p, b):
+    """Round ``seq`` of shoe 1 as another process stores it (round 1 opens the shoe)."""
+    data = {"round": {"player": p, "banker": b}}
+    if seq == 1:
+        data["opens_shoe"] = {"variant": "seed000_live", "decks": 8}
+    return Event("T1", seq, "round", 1, seq, data, 2000.0 + seq)
+
+
+def test_the_same_round_stored_first_by_another_process_is_a_no_op(shared):
+    store, client, feed = shared
+    store.append(other(1, P1, B1))
+    resp = feed.round(1, 1, P1, B1)
+    assert resp.status_code == 200 and resp.json["status"] == "unchanged" and resp.json["version"] == 1
+    assert [e.seq for e in store.load()] == [1]
+
+
+def test_a_different_round_stored_first_by_another_process_is_a_409(shared):
+    store, client, feed = shared
+    store.append(other(1, P2, B2))
+    resp = feed.round(1, 1, P1, B1)
+    assert resp.status_code == 409 and resp.json["error"]["code"] == "round_conflict"
+    assert resp.json["error"]["stored"]["feed"]["player"] == P2
+    assert client.get("/api/tables/T1").json["last"]["winner"] == "P"
+
+
+def test_after_losing_the_race_our_round_is_validated_again_and_stored_next(shared):
+    store, client, feed = shared
+    assert feed.round(1, 1, P1, B1).status_code == 201
+    store.append(Event("T1", 2, "void", 1, 1, {"reason": "misdeal"}, 3000.0))  # takes seq 2
+    resp = feed.round(1, 2, P2, B2)
+    assert resp.status_code == 201 and resp.json["version"] == 3
+    assert [(e.seq, e.kind) for e in store.load()] == [(1, "round"), (2, "void"), (3, "round")]
+    snap = client.get("/api/tables/T1").json
+    assert snap["voided"] == [1] and [b["winner"] for b in snap["bead_plate"]] == ["P"]
+
+
+class Followed(Store):
+    """A store whose events of other processes the test delivers by hand: :meth:`start` keeps
+    the service's callback as :attr:`on_event`."""
 
     def __init__(self, inner: SqliteStore) -> None:
         self.inner = inner
-        self.sneak: list[Event] = []
         self.on_event = None
 
     def load(self):
         return self.inner.load()
 
     def append(self, event):
-        while self.sneak:
-            self.inner.append(self.sneak.pop(0))
         self.inner.append(event)
 
     def events_after(self, table, seq):
@@ -124,63 +191,16 @@ class SharedStore(Store):
 
 
 @pytest.fixture
-def shared(tmp_path):
-    from flask import Flask
-
-    from web.http import api
-    from web.http import errors
-    from web.http import feed
-
-    store = SharedStore(SqliteStore.in_dir(tmp_path))
+def followed(tmp_path):
+    """``(store, service)``: a :class:`web.service.Service` over a :class:`Followed` store."""
+    store = Followed(SqliteStore.in_dir(tmp_path))
     service = Service(store)
-    app = Flask(__name__)
-    app.config.update(TESTING=True, ROADS_FEED_TOKEN=FEED_TOKEN, MAX_CONTENT_LENGTH=16384)
-    app.extensions["roads"] = service
-    errors.init_app(app)
-    app.register_blueprint(feed.bp)
-    app.register_blueprint(api.bp)
-    yield store, service, Feed(app.test_client())
+    yield store, service
     service.close()
 
 
-def other(seq, p, b):
-    """Round ``seq`` of shoe 1 as another process stores it (round 1 opens the shoe)."""
-    data = {"round": {"player": p, "banker": b}}
-    if seq == 1:
-        data["opens_shoe"] = {"variant": "seed000_live", "decks": 8}
-    return Event("T1", seq, "round", 1, seq, data, 2000.0 + seq)
-
-
-def test_the_same_round_stored_first_by_another_process_is_a_no_op(shared):
-    store, service, feed = shared
-    store.sneak = [other(1, P1, B1)]
-    resp = feed.round(1, 1, P1, B1)
-    assert resp.status_code == 200 and resp.json["status"] == "unchanged" and resp.json["version"] == 1
-    assert [e.seq for e in store.load()] == [1]
-
-
-def test_a_different_round_stored_first_by_another_process_is_a_409(shared):
-    store, service, feed = shared
-    store.sneak = [other(1, P2, B2)]
-    resp = feed.round(1, 1, P1, B1)
-    assert resp.status_code == 409 and resp.json["error"]["code"] == "round_conflict"
-    assert resp.json["error"]["stored"]["feed"]["player"] == P2
-    assert service.snapshot("T1")["last"]["winner"] == "P"
-
-
-def test_after_losing_the_race_our_round_is_validated_again_and_stored_next(shared):
-    store, service, feed = shared
-    assert feed.round(1, 1, P1, B1).status_code == 201
-    store.sneak = [Event("T1", 2, "void", 1, 1, {"reason": "misdeal"}, 3000.0)]  # takes seq 2
-    resp = feed.round(1, 2, P2, B2)
-    assert resp.status_code == 201 and resp.json["version"] == 3
-    assert [(e.seq, e.kind) for e in store.load()] == [(1, "round"), (2, "void"), (3, "round")]
-    snap = service.snapshot("T1")
-    assert snap["voided"] == [1] and [b["winner"] for b in snap["bead_plate"]] == ["P"]
-
-
-def test_events_from_other_processes_are_applied_once_in_order(shared):
-    store, service, feed = shared
+def test_events_from_other_processes_are_applied_once_in_order(followed):
+    store, service = followed
     e1, e2, e3 = other(1, P1, B1), other(2, P2, B2), other(3, P1, B1)
     for e in (e1, e2, e3):
         store.inner.append(e)

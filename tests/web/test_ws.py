@@ -2,8 +2,10 @@
 latest-only for slow clients, keepalives, errors in the one error shape.
 
 A real threaded Werkzeug server on 127.0.0.1 serves the test app; rounds go through the
-real feed API; clients are ``websocket-client``. Every wait is bounded by a socket
-timeout; nothing asserts how fast anything is (bench/bench_ws_latency.py measures that).
+real feed API; clients are ``websocket-client``, or :class:`support.websocket.RawClient` for
+screens that read slowly, get stuck or vanish. Only what a client sees is checked, never the
+socket module's internals. Every wait is bounded by a socket timeout; nothing asserts how
+fast anything is (bench/bench_ws_latency.py measures that).
 """
 
 from __future__ import annotations
@@ -16,17 +18,20 @@ import time
 import pytest
 import websocket
 
-from conftest import make_app
-from serving_support import recv_snapshot, serve_app
-from web.hub import Hub, Message
+from support.feed import close_app, make_app
+from support.serving import recv_snapshot, serve_app
+from support.websocket import RawClient
+from web.hub import Hub
 from web.service import get_service
-from web.http.ws import CLOSE_UNKNOWN_TABLE, MAX_CLIENT_FRAMES, POLL_S, FrameCache, SerialSocket, Subscriber, stream, text_frame
+from web.settings import get_settings
 
 ROUND_B = {"player": ["4S", "KD", "9H"], "banker": ["7C", "JD"]}  # Banker 7-3 (P 4+0 draws 9 -> 3)
 ROUND_P_NATURAL = {"player": ["9C", "KH"], "banker": ["5D", "2S"]}  # Player natural 9 beats 7
 ROUND_TIE = {"player": ["9D", "KC"], "banker": ["9S", "QH"]}  # natural 9 each: tie
 
 RECV_TIMEOUT_S = 10
+CLOSE_UNKNOWN_TABLE = 4404  # docs/frontend.md "Live updates"
+MAX_CLIENT_FRAMES = 64  # docs/frontend.md: more client frames than this between two checks close the connection
 
 
 @pytest.fixture
@@ -154,7 +159,7 @@ def test_lobby_socket_pushes_the_table_list_and_new_tables(server, client, auth)
 
 
 def test_idle_connection_gets_keepalives_with_the_current_version(app, server, client, auth):
-    app.config["ROADS_WS_KEEPALIVE_S"] = 0.2
+    get_settings(app).ws_keepalive_s = 0.2
     post_round(client, auth, "T1", 1, 1, ROUND_B)
     ws = connect(server, "/ws/tables/T1")
     try:
@@ -166,7 +171,7 @@ def test_idle_connection_gets_keepalives_with_the_current_version(app, server, c
 
 
 def test_a_client_that_floods_the_server_is_closed_1008(app, server, client, auth):
-    app.config["ROADS_WS_KEEPALIVE_S"] = 0.2
+    get_settings(app).ws_keepalive_s = 0.2
     post_round(client, auth, "T1", 1, 1, ROUND_B)
     ws = connect(server, "/ws/tables/T1")
     try:
@@ -185,7 +190,7 @@ def test_a_client_that_floods_the_server_is_closed_1008(app, server, client, aut
 
 
 def test_client_messages_within_the_limit_are_ignored(app, server, client, auth):
-    app.config["ROADS_WS_KEEPALIVE_S"] = 0.2
+    get_settings(app).ws_keepalive_s = 0.2
     post_round(client, auth, "T1", 1, 1, ROUND_B)
     ws = connect(server, "/ws/tables/T1")
     try:
@@ -197,271 +202,185 @@ def test_client_messages_within_the_limit_are_ignored(app, server, client, auth)
         ws.close()
 
 
-# ------------------------------------------------------------------ latest-only, without sockets
-class FakeSocket:
-    """A stand-in for simple-websocket's Server: records sends; the first send can block."""
-
-    def __init__(self, block_first: threading.Event | None = None, stop_at_version: int = 10) -> None:
-        self.sent: list[dict] = []
-        self.connected = True
-        self.block_first = block_first
-        self.in_send = threading.Event()
-        self.stop_at_version = stop_at_version
-
-    def send(self, text: str) -> None:
-        if self.block_first is not None and not self.sent:
-            self.in_send.set()
-            assert self.block_first.wait(timeout=RECV_TIMEOUT_S)
-        msg = json.loads(text)
-        self.sent.append(msg)
-        if msg["version"] >= self.stop_at_version:
-            self.connected = False
-
-    def receive(self, timeout=None):
-        return None
-
-    def close(self, reason=None, message=None):
-        self.connected = False
+# ------------------------------------------------------------------ slow, stuck and vanished screens
+# The server's accepted sockets get a small send buffer and RawClient a small receive buffer,
+# so a frame of a few megabytes cannot be written whole until the client reads: a stuck screen.
+# Test messages are published on the hub (what the service does for every write) at versions
+# far above anything the service publishes itself.
+V = 1_000_000
 
 
-def run_stream(app, ws, topic):
-    def target():
-        with app.app_context():
-            stream(ws, topic, lambda: (0, b"{}"))
-
-    thread = threading.Thread(target=target, daemon=True)
-    thread.start()
-    return thread
+def big_payload(version: int) -> bytes:
+    """A snapshot-like payload far larger than the socket buffers (a client reading nothing blocks it)."""
+    return json.dumps({"version": version, "pad": "x" * 1_000_000}).encode()
 
 
-def test_a_slow_client_skips_to_the_newest_version_and_holds_up_no_one(app):
-    hub: Hub = get_service(app).hub
-    topic = "table:SLOW"
-    hub.publish(topic, 1, b'{"v":1}')
-    release = threading.Event()
-    slow = FakeSocket(block_first=release)
-    slow_thread = run_stream(app, slow, topic)
-    assert slow.in_send.wait(timeout=RECV_TIMEOUT_S)  # stuck sending version 1
-    fast = FakeSocket()
-    fast_thread = run_stream(app, fast, topic)
-    for version in range(2, 11):  # publishing never waits for the stuck client
-        hub.publish(topic, version, b'{"v":%d}' % version)
-    fast_thread.join(timeout=RECV_TIMEOUT_S)
-    assert not fast_thread.is_alive()
-    assert fast.sent[-1] == {"type": "snapshot", "topic": topic, "version": 10, "data": {"v": 10}}
-    release.set()
-    slow_thread.join(timeout=RECV_TIMEOUT_S)
-    assert not slow_thread.is_alive()
-    # After version 1 the slow client gets version 10 at once: nothing queued in between.
-    assert [m["version"] for m in slow.sent] == [1, 10]
-    assert slow.sent[1]["data"] == {"v": 10}
+@pytest.fixture
+def slow_server(app_factory):
+    """``(host:port, hub)`` of a served app whose sockets send through an 8 KiB buffer; no
+    protocol pings and no keepalives (a screen that reads nothing is not closed for it)."""
+    app = app_factory(ROADS_WS_PING_S=0, ROADS_WS_KEEPALIVE_S=60)
+    with serve_app(app, "test-ws-slow") as srv:
+        srv.socket.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 8192)  # accepted sockets inherit it
+        yield f"127.0.0.1:{srv.server_port}", get_service(app).hub
 
 
-def test_stream_uses_the_initial_snapshot_when_the_hub_has_none(app):
-    ws = FakeSocket(stop_at_version=7)
-    with app.app_context():
-        stream(ws, "table:EMPTY", lambda: (7, b'{"table":"EMPTY"}'))
-    assert ws.sent == [{"type": "snapshot", "topic": "table:EMPTY", "version": 7, "data": {"table": "EMPTY"}}]
+def wait_for_threads(before: set, timeout: float) -> set:
+    """Wait (bounded) until every live thread is one of ``before``; returns the extra ones left."""
+    deadline = time.monotonic() + timeout
+    while (extra := set(threading.enumerate()) - before) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return extra
 
 
-def test_frame_cache_builds_each_version_once():
-    cache = FrameCache()
-    m1 = Message(1, '{"name":"ไทย"}'.encode())
-    first = cache.frame("table:T1", m1)
-    assert cache.frame("table:T1", m1) is first
-    assert json.loads(first) == {"type": "snapshot", "topic": "table:T1", "version": 1, "data": {"name": "ไทย"}}
-    m2 = Message(2, b"[]")
-    assert json.loads(cache.frame("table:T1", m2))["version"] == 2
-    assert cache.frame("lobby", m2) != cache.frame("table:T1", m2)
+def test_a_slow_client_skips_to_the_newest_version_and_holds_up_no_one(slow_server):
+    server, hub = slow_server
+    hub.publish("lobby", V + 1, big_payload(V + 1))
+    slow = RawClient(server, "/ws/lobby")
+    fast = connect(server, "/ws/lobby")
+    try:
+        assert slow.peek(16)  # the server began writing version V+1 to the slow screen: it is stuck there
+        assert recv_json(fast)["version"] == V + 1
+        for version in range(V + 2, V + 11):  # publishing never waits for the stuck client
+            hub.publish("lobby", version, big_payload(version))
+        seen = [recv_snapshot(fast)["version"]]
+        while seen[-1] != V + 10:
+            seen.append(recv_snapshot(fast)["version"])
+        assert seen == sorted(set(seen))  # the fast screen got the newest while the slow one was stuck
+        # After version V+1 the slow client gets V+10 at once: nothing queued in between.
+        frames = slow.messages(2)
+        assert [m["version"] for m in frames] == [V + 1, V + 10]
+        assert frames[1]["data"]["version"] == V + 10
+        assert slow.silent_for(0.3)
+    finally:
+        fast.close()
+        slow.close()
+
+
+def test_a_reading_client_gets_each_new_version_once(slow_server):
+    server, hub = slow_server
+    hub.publish("lobby", V + 1, b'{"round":1}')
+    client = RawClient(server, "/ws/lobby")
+    try:
+        assert client.messages(1) == [{"type": "snapshot", "topic": "lobby", "version": V + 1, "data": {"round": 1}}]
+        hub.publish("lobby", V + 2, b'{"round":2}')
+        assert client.messages(1) == [{"type": "snapshot", "topic": "lobby", "version": V + 2, "data": {"round": 2}}]
+        hub.publish("lobby", V + 2, b'{"round":2}')  # the same version again: nothing sent
+        assert client.silent_for(0.3)
+    finally:
+        client.close()
+
+
+def test_every_client_of_a_topic_gets_the_same_frame_with_the_payload_as_published(slow_server):
+    server, hub = slow_server
+    payload = '{"name": "ไทย",  "round": 1}'.encode()  # spacing and Thai kept: inserted as is, not re-encoded
+    hub.publish("lobby", V + 1, payload)
+    a, b = RawClient(server, "/ws/lobby"), RawClient(server, "/ws/lobby")
+    try:
+        expected = '{"type":"snapshot","topic":"lobby","version":%d,"data":%s}' % (V + 1, payload.decode())
+        assert a.texts(1) == b.texts(1) == [expected.encode()]
+        assert json.loads(expected)["data"] == {"name": "ไทย", "round": 1}
+        hub.publish("lobby", V + 2, b"[]")
+        assert [json.loads(t)["version"] for t in a.texts(1) + b.texts(1)] == [V + 2, V + 2]
+    finally:
+        a.close()
+        b.close()
+
+
+def test_a_table_socket_frame_names_its_own_topic(server, client, auth):
+    post_round(client, auth, "T1", 1, 1, ROUND_B)
+    table = RawClient(server, "/ws/tables/T1")
+    lobby = RawClient(server, "/ws/lobby")
+    try:
+        t, lob = table.messages(1)[0], lobby.messages(1)[0]
+        assert (t["topic"], lob["topic"]) == ("table:T1", "lobby")
+        assert t["data"] == client.get("/api/tables/T1").get_json()
+    finally:
+        table.close()
+        lobby.close()
+
+
+def test_a_table_nothing_was_pushed_for_yet_starts_with_its_current_snapshot(app_factory):
+    app = app_factory(ROADS_TABLES={"T9": {"name": "Nine"}})  # configured, no round yet
+    with serve_app(app, "test-ws-fresh") as srv:
+        server = f"127.0.0.1:{srv.server_port}"
+        client = app.test_client()
+        for path, api in (("/ws/tables/T9", "/api/tables/T9"), ("/ws/lobby", "/api/tables")):
+            ws = connect(server, path)
+            try:
+                msg = recv_json(ws)
+                expected = client.get(api).get_json()
+                assert msg["type"] == "snapshot"
+                assert msg["data"] == (expected if path != "/ws/lobby" else expected["tables"])
+                assert msg["version"] == expected["version"]
+            finally:
+                ws.close()
+
+
+def test_a_closed_connection_frees_its_threads(slow_server):
+    server, hub = slow_server
+    hub.publish("lobby", V + 1, b"{}")
+    before = set(threading.enumerate())
+    ws = connect(server, "/ws/lobby")
+    assert recv_json(ws)["version"] == V + 1
+    ws.close()
+    # A closed connection frees its thread within 1 s (docs/frontend.md), the topic's fan-out
+    # thread ends after its last viewer left.
+    assert not wait_for_threads(before, 3 + RECV_TIMEOUT_S)
+
+
+def test_a_screen_that_vanishes_mid_frame_frees_its_threads_and_holds_up_no_one(slow_server):
+    server, hub = slow_server
+    hub.publish("lobby", V + 1, b"{}")
+    before = set(threading.enumerate())
+    gone = RawClient(server, "/ws/lobby")
+    other = RawClient(server, "/ws/lobby")
+    try:
+        assert gone.messages(1)[0]["version"] == other.messages(1)[0]["version"] == V + 1
+        hub.publish("lobby", V + 2, big_payload(V + 2))
+        assert gone.peek(16)  # half of version V+2 is on its way
+        gone.abort()
+        for version in range(V + 3, V + 6):  # later versions find a broken pipe
+            hub.publish("lobby", version, big_payload(version))
+        versions = [m["version"] for m in other.messages(1)]
+        while versions[-1] != V + 5:
+            versions += [m["version"] for m in other.messages(1)]
+        assert versions == sorted(set(versions))
+    finally:
+        other.close()
+    assert not wait_for_threads(before, 3 + RECV_TIMEOUT_S)
+
+
+def test_a_protocol_ping_waits_for_a_begun_frame_and_the_newest_version_still_wins(app_factory):
+    """simple-websocket writes its pings to the same socket: a ping that comes due while a
+    snapshot frame is half written goes out after it, never inside it; meanwhile newer versions
+    replace each other, and the screen gets only the newest after the frame it was stuck on."""
+    ping_s = 0.5
+    app = app_factory(ROADS_WS_PING_S=ping_s, ROADS_WS_KEEPALIVE_S=60)
+    with serve_app(app, "test-ws-ping-turn") as srv:
+        srv.socket.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 8192)
+        hub = get_service(app).hub
+        hub.publish("lobby", V + 1, big_payload(V + 1))
+        client = RawClient(f"127.0.0.1:{srv.server_port}", "/ws/lobby")
+        try:
+            assert client.peek(16)  # the server began writing version V+1 and is stuck in it
+            hub.publish("lobby", V + 2, big_payload(V + 2))
+            hub.publish("lobby", V + 3, big_payload(V + 3))
+            time.sleep(ping_s + 0.25)  # a ping comes due while version V+1 is half written
+            frames = client.messages(2)  # every frame read is checked whole (RawClient)
+            assert [m["version"] for m in frames] == [V + 1, V + 3]
+            deadline = time.monotonic() + RECV_TIMEOUT_S
+            while not client.pings and time.monotonic() < deadline:
+                assert client.frame()[0] != 0x8, "closed"
+            assert client.pings >= 1
+        finally:
+            client.close()
 
 
 def test_plain_http_get_on_a_socket_route_is_refused(client):
     resp = client.get("/ws/tables/T1", headers={"Accept": "application/json"})
     assert resp.status_code == 400
     assert resp.get_json()["error"]["status"] == 400
-
-
-# ------------------------------------------------------------------ raw sockets: offers never block
-class RawSocketConnection:
-    """Looks like simple-websocket's Server to :class:`Subscriber`: a real socket, ``connected``."""
-
-    def __init__(self, sock: socket.socket) -> None:
-        self.sock = sock
-        self.connected = True
-        self.close_reason = None
-        self.close_message = None
-
-    def send(self, text: str) -> None:
-        self.sock.sendall(text_frame(text.encode()))
-
-    def receive(self, timeout=None):
-        return None
-
-    def close(self, reason=None, message=None):
-        self.connected = False
-
-
-def read_frames(sock: socket.socket, count: int) -> list[dict]:
-    """Parse ``count`` server text frames from ``sock`` (unmasked, as the server sends them)."""
-    buf = bytearray()
-    out: list[dict] = []
-    while len(out) < count:
-        chunk = sock.recv(1 << 20)
-        assert chunk, "server side closed early"
-        buf += chunk
-        while len(buf) >= 2:
-            n, head = buf[1] & 0x7F, 2
-            if n == 126:
-                n, head = int.from_bytes(buf[2:4], "big"), 4
-            elif n == 127:
-                n, head = int.from_bytes(buf[2:10], "big"), 10
-            if len(buf) < head + n:
-                break
-            assert buf[0] == 0x81  # final text frame
-            out.append(json.loads(bytes(buf[head: head + n])))
-            del buf[: head + n]
-    return out
-
-
-def big_message(version: int) -> Message:
-    """A message far larger than a socket buffer, so writing it to a client that reads nothing blocks."""
-    return Message(version, json.dumps({"version": version, "pad": "x" * 2_000_000}).encode())
-
-
-def test_offer_to_a_client_that_reads_nothing_returns_at_once_and_keeps_only_the_newest():
-    server_end, client_end = socket.socketpair()
-    server_end.settimeout(RECV_TIMEOUT_S)
-    client_end.settimeout(RECV_TIMEOUT_S)
-    try:
-        conn = RawSocketConnection(server_end)
-        sub = Subscriber(conn, "table:T1", FrameCache(), version=0)
-        offers = threading.Thread(target=lambda: [sub.offer(big_message(v)) for v in range(1, 6)], daemon=True)
-        offers.start()
-        offers.join(timeout=RECV_TIMEOUT_S)
-        assert not offers.is_alive(), "offer() blocked on a full socket"
-        # The first frame did not fit: its rest waits for the handler thread, with only the newest message.
-        assert sub.rest and sub.pending is not None and sub.pending.version == 5
-        runner = threading.Thread(target=sub.run, args=(60.0,), daemon=True)
-        runner.start()
-        frames = read_frames(client_end, 2)
-        assert [f["version"] for f in frames] == [1, 5]
-        assert frames[1]["data"]["version"] == 5
-        conn.connected = False
-        runner.join(timeout=POLL_S + RECV_TIMEOUT_S)
-        assert not runner.is_alive()
-    finally:
-        server_end.close()
-        client_end.close()
-
-
-def test_offer_to_a_reading_client_writes_the_frame_itself():
-    server_end, client_end = socket.socketpair()
-    client_end.settimeout(RECV_TIMEOUT_S)
-    try:
-        sub = Subscriber(RawSocketConnection(server_end), "table:T1", FrameCache(), version=0)
-        sub.offer(Message(1, b'{"round":1}'))
-        assert sub.rest == b"" and sub.pending is None and sub.version == 1
-        assert read_frames(client_end, 1) == [{"type": "snapshot", "topic": "table:T1", "version": 1, "data": {"round": 1}}]
-        sub.offer(Message(1, b'{"round":1}'))  # the same version again: nothing sent
-        client_end.settimeout(0.05)
-        with pytest.raises(TimeoutError):
-            client_end.recv(10)
-    finally:
-        server_end.close()
-        client_end.close()
-
-
-def test_offer_to_a_closed_peer_marks_the_subscriber_dead_and_run_returns():
-    server_end, client_end = socket.socketpair()
-    client_end.close()
-    try:
-        conn = RawSocketConnection(server_end)
-        sub = Subscriber(conn, "table:T1", FrameCache(), version=0)
-        for v in range(1, 4):  # the first send may still be buffered; a later one sees the broken pipe
-            sub.offer(Message(v, b"{}" + b" " * 100_000))
-        assert sub.dead
-        done = threading.Thread(target=sub.run, args=(60.0,), daemon=True)
-        done.start()
-        done.join(timeout=RECV_TIMEOUT_S)
-        assert not done.is_alive()
-    finally:
-        server_end.close()
-
-
-def read_any_frames(sock: socket.socket, count: int) -> list[tuple[int, bytes]]:
-    """``count`` whole unmasked final server frames from ``sock`` as ``(opcode, payload)``."""
-    buf = bytearray()
-    out: list[tuple[int, bytes]] = []
-    while len(out) < count:
-        chunk = sock.recv(1 << 20)
-        assert chunk, "server side closed early"
-        buf += chunk
-        while len(buf) >= 2 and len(out) < count:
-            assert buf[0] & 0xF0 == 0x80 and not buf[1] & 0x80, bytes(buf[:16])
-            n, head = buf[1] & 0x7F, 2
-            if n == 126:
-                n, head = int.from_bytes(buf[2:4], "big"), 4
-            elif n == 127:
-                n, head = int.from_bytes(buf[2:10], "big"), 10
-            if len(buf) < head + n:
-                break
-            out.append((buf[0] & 0x0F, bytes(buf[head: head + n])))
-            del buf[: head + n]
-    return out
-
-
-def test_a_simple_websocket_write_waits_for_a_begun_frame_and_offer_never_waits_for_it():
-    """simple-websocket writes through ws.sock: replaced by a SerialSocket, its ping goes out
-    after the frame offer() began, never inside it; while that ping is being written, offers
-    return at once and leave the newest message to the handler thread."""
-    server_end, client_end = socket.socketpair()
-    client_end.settimeout(RECV_TIMEOUT_S)
-    try:
-        conn = RawSocketConnection(server_end)
-        sub = Subscriber(conn, "table:T1", FrameCache(), version=0)
-        assert isinstance(conn.sock, SerialSocket) and sub.sock is server_end
-        assert conn.sock.fileno() == server_end.fileno()  # reads, fileno, close... reach the socket
-        sub.offer(big_message(1))
-        assert sub.rest  # the client reads nothing: only part of frame 1 went out
-        ping = threading.Thread(target=conn.sock.send, args=(b"\x89\x00",), daemon=True)  # as simple-websocket does
-        ping.start()
-        deadline = time.monotonic() + RECV_TIMEOUT_S
-        while not sub.writing and time.monotonic() < deadline:
-            time.sleep(0.001)
-        assert sub.writing and ping.is_alive()  # the ping's writer holds the turn, finishing frame 1
-        offers = threading.Thread(target=lambda: [sub.offer(big_message(v)) for v in (2, 3)], daemon=True)
-        offers.start()
-        offers.join(timeout=RECV_TIMEOUT_S)
-        assert not offers.is_alive(), "offer() waited for another writer"
-        assert sub.pending is not None and sub.pending.version == 3
-        runner = threading.Thread(target=sub.run, args=(60.0,), daemon=True)
-        runner.start()
-        frames = read_any_frames(client_end, 3)
-        assert [op for op, _ in frames] == [0x1, 0x9, 0x1]
-        assert [json.loads(frames[i][1])["version"] for i in (0, 2)] == [1, 3]
-        ping.join(timeout=RECV_TIMEOUT_S)
-        conn.connected = False
-        runner.join(timeout=POLL_S + RECV_TIMEOUT_S)
-        assert not runner.is_alive()
-    finally:
-        server_end.close()
-        client_end.close()
-
-
-def test_fanout_thread_ends_after_the_last_viewer_leaves(app, server, client, auth):
-    post_round(client, auth, "T1", 1, 1, ROUND_B)
-    ws = connect(server, "/ws/tables/T1")
-    recv_json(ws)
-    fanout = app.extensions["roads.ws_fanout"]
-    assert fanout.subscribers("table:T1") == 1
-    ws.close()
-    deadline = time.monotonic() + 3 * POLL_S + RECV_TIMEOUT_S
-    while fanout.subscribers("table:T1") and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert fanout.subscribers("table:T1") == 0
-    while any(t.name == "roads-fanout-table:T1" for t in threading.enumerate()) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not any(t.name == "roads-fanout-table:T1" for t in threading.enumerate())
 
 
 def test_settings_come_from_the_environment_and_bad_ones_are_refused(tmp_path, monkeypatch):
@@ -477,7 +396,7 @@ def test_settings_come_from_the_environment_and_bad_ones_are_refused(tmp_path, m
         assert app.config["SOCK_SERVER_OPTIONS"]["ping_interval"] is None
         assert app.config["SOCK_SERVER_OPTIONS"]["max_message_size"] == 4096
     finally:
-        app.extensions["roads"].close()
+        close_app(app)
     monkeypatch.setenv("ROADS_WS_KEEPALIVE_S", "soon")
     with pytest.raises(ConfigError, match=r"ROADS_WS_KEEPALIVE_S must be a number, got 'soon'"):
         create_app({**base, "ROADS_DATA_DIR": str(tmp_path / "b")})
@@ -486,76 +405,26 @@ def test_settings_come_from_the_environment_and_bad_ones_are_refused(tmp_path, m
 
 
 # ------------------------------------------------------------------ one writer per socket at a time
-class FrameChecker:
+class FrameChecker(RawClient):
     """A raw WebSocket client that reads slowly through a tiny receive buffer and checks every
-    byte it gets: each server frame must be a whole, final, unmasked text, ping or close frame
-    whose text is one of our JSON frames. Answers pings (masked pongs), as a browser does."""
+    byte it gets (:class:`support.websocket.RawClient`): each server frame must be a whole,
+    final, unmasked text, ping or close frame whose text is one of our JSON frames. Answers
+    pings (masked pongs), as a browser does."""
 
     def __init__(self, server: str, path: str, rcvbuf: int = 4096) -> None:
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
-        self.sock.settimeout(RECV_TIMEOUT_S)
-        host, port = server.rsplit(":", 1)
-        self.sock.connect((host, int(port)))
-        key = "dGhlIHNhbXBsZSBub25jZQ=="
-        self.sock.sendall((f"GET {path} HTTP/1.1\r\nHost: {server}\r\nUpgrade: websocket\r\n"
-                           f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
-        self.buf = bytearray()
-        while b"\r\n\r\n" not in self.buf:
-            chunk = self.sock.recv(1024)
-            assert chunk, "closed during the handshake"
-            self.buf += chunk
-        head, _, rest = bytes(self.buf).partition(b"\r\n\r\n")
-        assert head.startswith(b"HTTP/1.1 101"), head
-        self.buf = bytearray(rest)
+        super().__init__(server, path, rcvbuf=rcvbuf)
         self.versions: list[int] = []
-        self.pings = 0
         self.keepalives = 0
-        self.close_code: int | None = None
-
-    def _frame(self) -> tuple[int, bytes] | None:
-        """The next whole frame in the buffer, checked, or ``None`` if it is still incomplete."""
-        buf = self.buf
-        if len(buf) < 2:
-            return None
-        b0, b1 = buf[0], buf[1]
-        assert b0 & 0x80 and not b0 & 0x70, f"not a final frame without RSV bits: {bytes(buf[:16])!r}"
-        assert not b1 & 0x80, f"masked server frame: {bytes(buf[:16])!r}"
-        opcode, n, head = b0 & 0x0F, b1 & 0x7F, 2
-        assert opcode in (0x1, 0x8, 0x9), f"unexpected opcode {opcode:#x}: {bytes(buf[:16])!r}"
-        if n == 126:
-            if len(buf) < 4:
-                return None
-            n, head = int.from_bytes(buf[2:4], "big"), 4
-        elif n == 127:
-            if len(buf) < 10:
-                return None
-            n, head = int.from_bytes(buf[2:10], "big"), 10
-            assert n < 1 << 32, f"absurd frame length {n}"
-        assert opcode == 0x1 or n <= 125, f"control frame of {n} bytes"
-        if len(buf) < head + n:
-            return None
-        payload = bytes(buf[head: head + n])
-        del buf[: head + n]
-        return opcode, payload
-
-    def _send_control(self, opcode: int, payload: bytes) -> None:
-        mask = b"\x01\x02\x03\x04"
-        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-        self.sock.sendall(bytes((0x80 | opcode, 0x80 | len(payload))) + mask + masked)
 
     def read(self, deadline: float, chunk: int = 8192, pause_s: float = 0.0005) -> None:
         """Read and check frames until the server closes or ``deadline`` (time.monotonic())."""
         while time.monotonic() < deadline:
             while (frame := self._frame()) is not None:
                 opcode, payload = frame
-                if opcode == 0x9:
-                    self.pings += 1
-                    self._send_control(0xA, payload)
-                elif opcode == 0x8:
-                    self.close_code = int.from_bytes(payload[:2], "big") if payload else 1005
+                self._handle(frame)  # answers a ping, notes a close code
+                if opcode == 0x8:
                     return
-                else:
+                if opcode == 0x1:
                     msg = json.loads(payload.decode("utf-8"))  # a byte from another frame breaks this
                     assert msg["type"] in ("snapshot", "keepalive"), msg
                     if msg["type"] == "snapshot":
@@ -572,9 +441,6 @@ class FrameChecker:
                 return
             self.buf += data
             time.sleep(pause_s)
-
-    def close(self) -> None:
-        self.sock.close()
 
 
 def test_protocol_pings_never_land_inside_a_snapshot_frame_of_a_slow_client(tmp_path):
@@ -617,7 +483,7 @@ def test_protocol_pings_never_land_inside_a_snapshot_frame_of_a_slow_client(tmp_
                 stop.set()
                 publisher.join(timeout=RECV_TIMEOUT_S)
     finally:
-        app.extensions["roads"].close()
+        close_app(app)
     stats = [(c.pings, len(c.versions), c.keepalives, c.close_code) for c in checked]  # per connection
     assert sum(c.pings for c in checked) >= 5, stats
     assert sum(len(c.versions) for c in checked) >= 10, stats

@@ -1,7 +1,7 @@
 """The ``roads`` command line (click, as Flask ships it).
 
 ``roads serve`` runs the service (this module); ``demo``, ``simulate``, ``replay`` and
-``render`` (issue 7) live in :mod:`web.cli.commands`. Every setting is described in
+``render`` (README "Command line") live in :mod:`web.cli.commands`. Every setting is described in
 :mod:`web.settings`.
 """
 
@@ -45,7 +45,8 @@ def serve(host: str | None, port: int | None, data: str | None) -> None:
     ROADS_FEED_TOKEN a random feed token is made for this run and printed.
     """
     from web import create_app
-    from web.settings import ConfigError
+    from web.service import get_service
+    from web.settings import ConfigError, get_settings
     from web.cli.serving import make_threaded_server
     from web.stores import StoreError
 
@@ -67,13 +68,14 @@ def serve(host: str | None, port: int | None, data: str | None) -> None:
         raise click.ClickException(str(e)) from None
     if made_token:
         click.echo(f"roads: no ROADS_FEED_TOKEN set; feed token for this run: {overrides['ROADS_FEED_TOKEN']}", err=True)
-    bind_host, bind_port = app.config["ROADS_HOST"], app.config["ROADS_PORT"]
+    settings = get_settings(app)
+    bind_host, bind_port = settings.host, settings.port
     try:
         server = make_threaded_server(app, bind_host, bind_port)
     except OSError as e:
-        app.extensions["roads"].close()
+        get_service(app).close()
         raise click.ClickException(f"cannot listen on {bind_host}:{bind_port}: {e.strerror or e} (try another --port)") from None
-    click.echo(f"roads: serving on http://{bind_host}:{server.port} (data {app.config['ROADS_DATA_DIR']})")
+    click.echo(f"roads: serving on http://{bind_host}:{server.port} (data {settings.data_dir})")
     sys.stdout.flush()
     try:
         server.serve_forever()
@@ -81,10 +83,10 @@ def serve(host: str | None, port: int | None, data: str | None) -> None:
         pass
     finally:
         server.server_close()
-        app.extensions["roads"].close()
+        get_service(app).close()
 
 
-_register_demo_commands(main)  # demo, simulate, replay, render (issue 7)
+_register_demo_commands(main)  # demo, simulate, replay, render
 
 if __name__ == "__main__":
     main()

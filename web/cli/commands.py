@@ -1,4 +1,4 @@
-"""The ``roads demo``, ``simulate``, ``replay`` and ``render`` commands (issue 7).
+"""The ``roads demo``, ``simulate``, ``replay`` and ``render`` commands (README "Command line").
 
 Registered onto the ``roads`` group of :mod:`web.cli` by :func:`register`. Heavy imports
 (Flask app, requests, Pillow) happen inside the commands so ``--help`` stays quick.
@@ -46,11 +46,53 @@ class Failure(click.ClickException):
     exit_code = EXIT_FAILURE
 
 
-def _progress(iterable: Any = None, **kwargs: Any) -> Any:
-    """A tqdm bar on stderr (hidden when stderr is not a terminal unless forced)."""
-    from tqdm import tqdm
+class _Progress:
+    """A ``click.progressbar`` on stderr; where stderr is not a terminal (a log, a pipe) click
+    draws nothing but the label, so one ``"<label> <done>/<total>"`` line ends it instead.
+    With ``enabled`` false it only counts. Use it as a context manager."""
 
-    return tqdm(iterable, file=sys.stderr, dynamic_ncols=True, **kwargs)
+    def __init__(self, iterable: Any, length: int | None, label: str, enabled: bool) -> None:
+        self.iterable, self.label, self.enabled = iterable, label, enabled
+        self.total = length if length is not None else len(iterable)
+        self.done = 0
+        self.file = sys.stderr
+        self.bar = click.progressbar(length=self.total, label=label, file=self.file,
+                                     show_pos=True) if enabled else None
+
+    def __enter__(self) -> "_Progress":
+        if self.bar is not None:
+            self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.bar is None:
+            return
+        self.bar.__exit__(*exc)
+        if exc[0] is None and not _is_terminal(self.file):
+            click.echo(f"{self.label} {self.done}/{self.total}", err=True)
+
+    def __iter__(self) -> Any:
+        for item in self.iterable:
+            yield item
+            self.update(1)
+
+    def update(self, steps: int) -> None:
+        """Advance by ``steps``."""
+        self.done += steps
+        if self.bar is not None:
+            self.bar.update(steps)
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def _progress(iterable: Any = None, *, length: int | None = None, label: str, enabled: bool) -> _Progress:
+    """A progress bar over ``iterable`` (or of ``length`` steps), see :class:`_Progress`."""
+    return _Progress(iterable, length, label, enabled)
 
 
 def _read_messages(path: Path) -> list[tuple[int, dict[str, Any]]]:
@@ -121,7 +163,7 @@ def simulate(shoes: int, seed: str, out: Path, table: str, decks: int | None, fi
     rounds = 0
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f, \
-                _progress(total=shoes, unit="shoe", disable=not progress) as bar:
+                _progress(length=shoes, label="shoes", enabled=progress) as bar:
             started = 0
             for message in simulator.simulate(table, seed=seed, shoes=shoes, first_shoe=first_shoe,
                                               decks=decks, cut_card_position=cut_card,
@@ -147,11 +189,11 @@ def simulate(shoes: int, seed: str, out: Path, table: str, decks: int | None, fi
 
 
 def _check_table_id(table: str | None, hint: str) -> None:
-    """Refuse (exit 2) a table id the service would refuse (web.settings.TABLE_ID_RE)."""
-    from web.settings import TABLE_ID_RE
+    """Refuse (exit 2) a table id the service would refuse (:data:`roads.ids.TABLE_ID_RE`)."""
+    from roads.ids import TABLE_ID_RULE, is_table_id
 
-    if table is not None and not TABLE_ID_RE.match(table):
-        raise click.BadParameter(f"table id {table!r} is not a slug of 1-32 letters, digits, '_' or '-'",
+    if table is not None and not is_table_id(table):
+        raise click.BadParameter(f"table id {table!r} is not {TABLE_ID_RULE}",
                                  param_hint=hint)
 
 
@@ -193,7 +235,7 @@ def replay(file: Path, url: str, token: str, pace: float, table: str | None, ret
     that fails to arrive is sent again (the feed is idempotent: a round already stored is
     a no-op success), so replaying a file twice changes nothing.
     """
-    from web.cli.demo import FeedClient, FeedClientError
+    from web.cli.feed_client import FeedClient, FeedClientError
 
     _check_table_id(table, "'--table'")
     messages = _read_messages(file)
@@ -204,16 +246,17 @@ def replay(file: Path, url: str, token: str, pace: float, table: str | None, ret
     client = FeedClient(url, token, retries=retries, timeout=timeout)
     sent = 0
     try:
-        for number, message in _progress(messages, unit="msg", disable=not progress):
-            if table:
-                message = {**message, "table": table}
-            try:
-                client.send(message)
-            except FeedClientError as exc:
-                raise Failure(f"{file} line {number}: {exc}") from None
-            sent += 1
-            if pace and sent < len(messages):
-                time.sleep(pace)
+        with _progress(messages, label="messages", enabled=progress) as bar:
+            for number, message in bar:
+                if table:
+                    message = {**message, "table": table}
+                try:
+                    client.send(message)
+                except FeedClientError as exc:
+                    raise Failure(f"{file} line {number}: {exc}") from None
+                sent += 1
+                if pace and sent < len(messages):
+                    time.sleep(pace)
     finally:
         client.close()
     click.echo(f"sent {sent} message(s) from {file} to {url}", err=True)
@@ -341,29 +384,34 @@ def _render_png(snapshot: dict[str, Any], *, width: int, height: int, lang: str,
 
 # --------------------------------------------------------------------------- demo
 @click.command(epilog=_EXIT_CODES)
+@click.option("--host", default="127.0.0.1", show_default=True, metavar="ADDRESS",
+              help="Bind address; 0.0.0.0 (or ::) serves every network interface, so screens on "
+                   "other machines can open the lobby (writes still need the feed token).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
-              help="Port on 127.0.0.1 (0 = any free port).")
+              help="TCP port (0 = any free port).")
 @click.option("--tables", type=click.IntRange(1, 64), default=4, show_default=True,
               help="Number of simulated tables.")
 @click.option("--data", "data", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Data directory to keep [default: a temporary directory removed at exit].")
-@click.option("--fast", is_flag=True, help="Deal fast: a full shoe in a few seconds.")
+@click.option("--fast", is_flag=True, help="Deal fast for a quick look: a full shoe in a few seconds.")
 @click.option("--pace", type=click.FloatRange(min=0), default=None,
-              help="Mean seconds between two rounds of a table, jittered by a third "
-                   "[default: 3, i.e. 2-4 s; with --fast 0.05].")
+              help="Mean seconds between two rounds of a table, jittered by 2/7 either way "
+                   "[default: 35, i.e. 25-45 s as at a real table, and 2 minutes to shuffle "
+                   "between shoes; with --fast 0.05].")
 @click.option("--seed", type=int, default=None, help="Random seed for reproducible tables [default: random].")
 @click.option("--token", envvar="ROADS_FEED_TOKEN", show_envvar=True, default=None,
               help="Feed token the tables post with [default: a random token, printed].")
 @click.option("--duration", type=click.FloatRange(min=0), default=None,
               help="Stop after this many seconds [default: run until Ctrl+C].")
 @click.option("--verbose", is_flag=True, help="Log every HTTP request.")
-def demo(port: int, tables: int, data: Path | None, fast: bool, pace: float | None, seed: int | None,
-         token: str | None, duration: float | None, verbose: bool) -> None:
-    """Run the service on 127.0.0.1 with simulated tables dealing live.
+def demo(host: str, port: int, tables: int, data: Path | None, fast: bool, pace: float | None,
+         seed: int | None, token: str | None, duration: float | None, verbose: bool) -> None:
+    """Run the service with simulated tables dealing live; open the lobby URL it prints.
 
-    Each table has its own variant preset and display name and deals real shoes with the
-    rules engine (burn, cut card, next shoe at shoe end), posting every round through the
-    HTTP feed with the token, exactly as a live table does. Prints the URLs to open.
+    Each table has its own variant preset and a name that says it, and deals real shoes with
+    the rules engine (burn, cut card, next shoe at shoe end) at a real table's pace (a round
+    every 25-45 s; --fast for a quick look), posting every round through the HTTP feed with
+    the token, exactly as a live table does.
     """
     import logging
 
@@ -375,18 +423,21 @@ def demo(port: int, tables: int, data: Path | None, fast: bool, pace: float | No
     if pace is not None:
         speed.round_seconds = pace
         speed.shoe_seconds = min(speed.shoe_seconds, max(pace * 3, 0.5))
-    runner = Demo(port=port, tables=tables, data_dir=data, pace=speed, seed=seed, token=token)
+    runner = Demo(host=host, port=port, tables=tables, data_dir=data, pace=speed, seed=seed, token=token)
     try:
         runner.start()
     except OSError as exc:
         hint = " (try another --port, or --port 0 for any free port)" if port else ""
-        raise Failure(f"cannot serve on 127.0.0.1:{port}: {exc.strerror or exc}{hint}") from None
+        raise Failure(f"cannot serve on {host}:{port}: {exc.strerror or exc}{hint}") from None
     previous = signal.signal(signal.SIGTERM, lambda *_: runner.stop_event.set())
     try:
         urls = runner.urls()
         kept = "" if data else ", temporary"
         click.echo(f"Baccarat roads demo: {len(runner.tables)} simulated tables on {runner.url} "
                    f"(data: {runner.data_dir}{kept})")
+        if runner.every_interface:
+            click.echo(f"  listening on every interface ({host} port {runner.port}): other machines "
+                       f"open http://<this machine's address>:{runner.port}/lobby")
         click.echo(f"  lobby  {urls['lobby']}")
         click.echo(f"  table  {urls['table']}   ({runner.tables[0].name})")
         click.echo(f"  PNG    {urls['png']}")

@@ -1,9 +1,7 @@
-"""The standalone demo and the feed client: the service plus simulated tables dealing live.
+"""The standalone demo: the service plus simulated tables dealing live.
 
-:class:`FeedClient` sends feed messages (:mod:`roads.simulator`) to a running service over
-HTTP with the feed token, retrying safely (the feed is idempotent: the same round sent twice
-is a no-op success). ``roads replay`` and the demo's tables both use it, so every round
-enters through the same feed path a live table uses (issue 7), never a side door.
+The tables feed the service through :class:`web.cli.feed_client.FeedClient` (its names are
+importable from here too), the HTTP feed path a live table uses, never a side door.
 
 :class:`Demo` runs the service on loopback with werkzeug's threaded server (flask-sock
 WebSockets need a thread per connection) on an embedded store in a temporary or given data
@@ -21,116 +19,19 @@ import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence
-
-import requests
-from requests.adapters import HTTPAdapter
-from urllib3.util.retry import Retry
+from typing import Any, Sequence
 
 from roads import simulator
 from roads.variants import PRESETS
 from web import create_app
+from web.cli.feed_client import RETRY_STATUSES, FeedClient, FeedClientError, FeedRejected, FeedUnavailable
 from web.cli.serving import make_threaded_server
+from web.service import get_service
 
 log = logging.getLogger(__name__)
 
-RETRY_STATUSES: tuple[int, ...] = (429, 500, 502, 503, 504)
-"""HTTP statuses after which a feed message is sent again (server busy or restarting)."""
-
-
-# --------------------------------------------------------------------------- feed client
-class FeedClientError(Exception):
-    """A feed message that could not be delivered; the message says why."""
-
-
-class FeedRejected(FeedClientError):
-    """The service answered a feed message with an error status (4xx, or 5xx after retries).
-
-    ``status`` is the HTTP status, ``error`` the service's ``{"code", "message", "field"}``
-    error object when the body has one (else ``None``), ``path`` the feed path.
-    """
-
-    def __init__(self, path: str, status: int, error: Mapping[str, Any] | None, text: str) -> None:
-        self.path, self.status, self.error = path, status, dict(error) if error else None
-        detail = (error or {}).get("message") or text.strip()[:200] or "(empty body)"
-        field_name = (error or {}).get("field")
-        where = f" (field {field_name!r})" if field_name else ""
-        super().__init__(f"POST {path} -> HTTP {status}: {detail}{where}")
-
-
-class FeedUnavailable(FeedClientError):
-    """The service could not be reached (connection refused, timeout) after every retry."""
-
-
-class FeedClient:
-    """Sends feed messages to a service at ``url`` (e.g. ``"http://127.0.0.1:8000"``).
-
-    Every write carries ``Authorization: Bearer <token>``. Connection errors, timeouts and
-    the statuses in :data:`RETRY_STATUSES` are retried up to ``retries`` times with
-    exponential backoff starting at ``backoff`` seconds (safe because the feed is
-    idempotent); ``timeout`` is per request, in seconds.
-    """
-
-    def __init__(self, url: str, token: str, *, retries: int = 5, backoff: float = 0.2,
-                 timeout: float = 10.0) -> None:
-        self.url = url.rstrip("/")
-        self.timeout = timeout
-        self.session = requests.Session()
-        self.session.headers["Authorization"] = f"Bearer {token}"
-        retry = Retry(total=retries, connect=retries, read=retries, status=retries,
-                      backoff_factor=backoff, status_forcelist=RETRY_STATUSES,
-                      allowed_methods=None, raise_on_status=False,
-                      respect_retry_after_header=True)
-        adapter = HTTPAdapter(max_retries=retry)
-        self.session.mount("http://", adapter)
-        self.session.mount("https://", adapter)
-
-    def post(self, path: str, body: Mapping[str, Any]) -> dict[str, Any]:
-        """POST ``body`` as JSON to ``path``; return the decoded 2xx answer (``{}`` if none).
-
-        Raises :class:`FeedRejected` on an error status and :class:`FeedUnavailable` when
-        the service cannot be reached.
-        """
-        try:
-            resp = self.session.post(self.url + path, json=body, timeout=self.timeout)
-        except requests.RequestException as exc:
-            raise FeedUnavailable(f"POST {self.url}{path}: {exc}") from None
-        return self._answer(path, resp)
-
-    def send(self, message: Mapping[str, Any]) -> dict[str, Any]:
-        """Send one feed message (:func:`roads.simulator.feed_request` gives path and body)."""
-        request = simulator.feed_request(message)
-        return self.post(request.path, request.body)
-
-    def get(self, path: str) -> dict[str, Any] | list[Any] | None:
-        """GET a JSON document; ``None`` on 404. Raises like :meth:`post` otherwise."""
-        try:
-            resp = self.session.get(self.url + path, timeout=self.timeout)
-        except requests.RequestException as exc:
-            raise FeedUnavailable(f"GET {self.url}{path}: {exc}") from None
-        if resp.status_code == 404:
-            return None
-        return self._answer(path, resp)
-
-    @staticmethod
-    def _answer(path: str, resp: requests.Response) -> Any:
-        if resp.status_code >= 400:
-            error = None
-            try:
-                error = resp.json().get("error")
-            except (ValueError, AttributeError):
-                pass
-            raise FeedRejected(path, resp.status_code, error if isinstance(error, dict) else None, resp.text)
-        if not resp.content:
-            return {}
-        try:
-            return resp.json()
-        except ValueError:
-            return {}
-
-    def close(self) -> None:
-        """Close the HTTP connections."""
-        self.session.close()
+__all__ = ["RETRY_STATUSES", "Demo", "DemoTable", "FeedClient", "FeedClientError", "FeedRejected", "FeedUnavailable",
+           "Pace", "SimulatedTable", "current_shoe", "demo_tables", "tables_setting"]
 
 
 def current_shoe(client: FeedClient, table: str) -> int:
@@ -144,20 +45,23 @@ def current_shoe(client: FeedClient, table: str) -> int:
 
 
 # --------------------------------------------------------------------------- demo tables
-DEMO_NAMES: tuple[str, ...] = (
-    "Baccarat 1", "百家乐 8", "บาคาร่า 3", "Mini Baccarat 5", "No Commission 6", "ဘက်ကာရက် 7",
-    "Super Six 9", "ບາຄາຣາ 2",
+DEMO_TABLES: tuple[tuple[str, str], ...] = (
+    ("seed000_live", "Live Baccarat"),
+    ("seed002", "超级6 百家乐"),                      # "Super 6 Baccarat"
+    ("seed001", "บาคาร่าประกัน"),                     # "insurance baccarat": seed 001 is the Thai
+                                                   # table with insurance bets
+    ("seed004_mini", "Mini Baccarat"),
+    ("seed000_live_no_commission", "No Commission"),
+    ("seed002_commission", "ဘက်ကာရက် ကော်မရှင်"),     # "Baccarat, commission" (seed 002 is Burmese)
+    ("seed001_no_commission", "Insurance No Commission"),
+    ("seed000_live", "ບາຄາຣາສົດ"),                    # "live baccarat"
 )
-"""Display names of the demo tables, in order (Chinese, Thai, Burmese and Lao among them)."""
-
-DEMO_VARIANTS: tuple[str, ...] = (
-    "seed000_live", "seed002", "seed001", "seed004_mini", "seed000_live_no_commission",
-    "seed002_commission", "seed001_no_commission",
-)
-"""Variant presets of the demo tables, in order: one per seed first, so four tables show
-four different rule sets (commission, Super 6 with a burn between rounds, Pok side bets,
-tie 9:1 mini). Presets missing from :data:`roads.variants.PRESETS` are skipped and
-presets not listed here follow."""
+"""``(variant preset, display name)`` of the demo tables, in order; each name says the game the
+table deals (Super 6, insurance, mini, no commission, commission), and Chinese, Thai, Burmese and
+Lao names are among them. The first four are four different rule sets (commission; Super 6
+with a burn between rounds; Pok, Big/Small and Super 6+ side bets with insurance; tie 9:1
+mini). Presets missing from :data:`roads.variants.PRESETS` are skipped; presets not listed
+here follow under their own names."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,22 +76,22 @@ class DemoTable:
 
 
 def demo_tables(count: int) -> list[DemoTable]:
-    """``count`` demo tables, each with its own display name and, in turn, a variant preset.
+    """``count`` demo tables ``t1``, ``t2``, ...: each a variant preset and a name that says it.
 
-    Variants cycle through :data:`DEMO_VARIANTS` (then any other preset) so neighbouring
-    tables differ; names come from :data:`DEMO_NAMES` (numbered when there are
-    more tables than names). Raises ``ValueError`` when ``count`` is below 1.
+    Tables take :data:`DEMO_TABLES` in turn (then any preset not listed, under its own name),
+    cycling when there are more tables; the table's number ends its name ("Mini Baccarat 4"),
+    so every name is unique. Raises ``ValueError`` when ``count`` is below 1.
     """
     if count < 1:
         raise ValueError(f"number of demo tables must be >= 1, got {count!r}")
-    ids = [v for v in DEMO_VARIANTS if v in PRESETS] + [v for v in PRESETS if v not in DEMO_VARIANTS]
+    listed = {variant for variant, _ in DEMO_TABLES}
+    plan = [(v, name) for v, name in DEMO_TABLES if v in PRESETS]
+    plan += [(v, PRESETS[v].name) for v in PRESETS if v not in listed]
     tables = []
     for i in range(count):
-        variant = PRESETS[ids[i % len(ids)]]
-        name = DEMO_NAMES[i % len(DEMO_NAMES)]
-        if i >= len(DEMO_NAMES):
-            name = f"{name} #{i // len(DEMO_NAMES) + 1}"
-        tables.append(DemoTable(id=f"t{i + 1}", name=name, variant=variant.id, decks=variant.decks,
+        variant_id, stem = plan[i % len(plan)]
+        variant = PRESETS[variant_id]
+        tables.append(DemoTable(id=f"t{i + 1}", name=f"{stem} {i + 1}", variant=variant.id, decks=variant.decks,
                                 burn_between_rounds=variant.burn_between_rounds))
     return tables
 
@@ -202,14 +106,15 @@ class Pace:
     """How fast a simulated table deals, in seconds.
 
     ``round_seconds`` is the mean time between two rounds, jittered uniformly by
-    ``jitter`` (a fraction: 1/3 turns 3 s into 2-4 s); ``shoe_seconds`` is the pause for
-    the shuffle between shoes; ``prefill`` is the most rounds of the first shoe dealt at
-    once at start (a random number from 0 to it), so the lobby is not empty for minutes.
+    ``jitter`` (a fraction either way: the default 2/7 turns 35 s into 25-45 s, the pace of a
+    real table); ``shoe_seconds`` is the pause for the shuffle between shoes (two minutes by
+    default); ``prefill`` is the most rounds of the first shoe dealt at once at start (a random
+    number from a quarter of it to it), so the lobby shows some history from the start.
     """
 
-    round_seconds: float = 3.0
-    jitter: float = 1 / 3
-    shoe_seconds: float = 10.0
+    round_seconds: float = 35.0
+    jitter: float = 2 / 7
+    shoe_seconds: float = 120.0
     prefill: int = 40
 
     @classmethod
@@ -244,7 +149,7 @@ class SimulatedTable(threading.Thread):
         """Deal and post until stopped (the thread's body)."""
         rng = random.Random(self.seed)
         seed = self.seed if self.seed is not None else secrets.randbits(64)
-        prefill = rng.randint(0, self.pace.prefill) if self.pace.prefill else 0
+        prefill = rng.randint(self.pace.prefill // 4, self.pace.prefill) if self.pace.prefill else 0
         failures = 0
         while not self.stop_event.is_set():
             try:
@@ -277,10 +182,17 @@ class SimulatedTable(threading.Thread):
 
 
 # --------------------------------------------------------------------------- the demo
-class Demo:
-    """The service on ``127.0.0.1:port`` plus simulated tables posting through its feed.
+WILDCARD_HOSTS: dict[str, str] = {"0.0.0.0": "127.0.0.1", "": "127.0.0.1", "::": "::1"}
+"""Bind addresses meaning every interface, with the loopback address that reaches them."""
 
-    ``port`` 0 picks a free port (:attr:`port` tells which). ``data_dir`` ``None`` uses a
+
+class Demo:
+    """The service on ``host:port`` (default ``127.0.0.1:8000``) plus simulated tables posting
+    through its feed.
+
+    ``host`` is the bind address (``0.0.0.0`` or ``::`` for every interface, so screens on other
+    machines can open the lobby; writes still need the feed token). ``port`` 0 picks a free
+    port (:attr:`port` tells which). ``data_dir`` ``None`` uses a
     temporary directory removed by :meth:`stop`. ``token`` ``None`` makes a random feed
     token. Use as a context manager or call :meth:`start` / :meth:`stop`. Raises
     ``OSError`` from :meth:`start` when the port cannot be bound (nothing is left running
@@ -306,8 +218,18 @@ class Demo:
 
     @property
     def url(self) -> str:
-        """Base URL of the running service, e.g. ``"http://127.0.0.1:8000"``."""
-        return f"http://{self.host}:{self.port}"
+        """Base URL of the running service, e.g. ``"http://127.0.0.1:8000"``: the bind address,
+        or loopback when it binds every interface (``0.0.0.0``, ``::``); the simulated tables
+        post to it and the printed links use it."""
+        host = WILDCARD_HOSTS.get(self.host, self.host)
+        if ":" in host:
+            host = f"[{host}]"
+        return f"http://{host}:{self.port}"
+
+    @property
+    def every_interface(self) -> bool:
+        """Whether the bind address is every interface (other machines may open the pages)."""
+        return self.host in WILDCARD_HOSTS
 
     def urls(self) -> dict[str, str]:
         """What to open: ``lobby``, ``table`` (the first table), ``png`` (its board), ``api``."""
@@ -338,7 +260,7 @@ class Demo:
             self._server = make_threaded_server(self._app, self.host, self.requested_port)
         except BaseException:
             if self._app is not None:
-                self._app.extensions["roads"].close()
+                get_service(self._app).close()
                 self._app = None
             self._cleanup_tmp()
             raise
@@ -373,7 +295,7 @@ class Demo:
             self._server.server_close()
             self._server = None
         if self._app is not None:
-            service = self._app.extensions.get("roads")
+            service = self._app.extensions.get("roads.service")
             if service is not None:
                 service.close()
             self._app = None

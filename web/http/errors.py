@@ -27,6 +27,7 @@ from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
 from roads import errors as domain
+from web.settings import get_settings
 
 
 class ApiError(Exception):
@@ -156,16 +157,27 @@ def error_response(err: ApiError) -> Response:
     """Render ``err`` as JSON (or a small HTML page for a browser outside ``/api/``)."""
     body = err.to_json()
     if _wants_html():
-        page = (
-            "<!doctype html><meta charset=utf-8><title>{s} {c}</title>"
-            "<h1>{s} {c}</h1><p>{m}</p>"
-        ).format(s=err.status, c=html.escape(err.code), m=html.escape(err.message))
-        resp = Response(page, status=err.status, mimetype="text/html")
+        resp = Response(_html_page(err), status=err.status, mimetype="text/html")
     else:
         resp = Response(json.dumps(body, ensure_ascii=False), status=err.status, mimetype="application/json")
     if err.status == 401:
         resp.headers["WWW-Authenticate"] = 'Bearer realm="roads feed"'
     return resp
+
+
+def _html_page(err: ApiError) -> str:
+    """The themed, translated page of :mod:`web.http.error_pages`; a bare page if that fails
+    (an error while showing an error must not become a 500)."""
+    try:
+        from web.http.error_pages import render_error_page
+
+        return render_error_page(err)
+    except Exception:  # noqa: BLE001 - last resort, the status and message still reach the browser
+        current_app.logger.exception("error page for %s %s failed", err.status, err.code)
+        return (
+            "<!doctype html><meta charset=utf-8><title>{s} {c}</title>"
+            "<h1>{s} {c}</h1><p>{m}</p><p><a href=\"/lobby\">Lobby</a></p>"
+        ).format(s=err.status, c=html.escape(err.code), m=html.escape(err.message))
 
 
 def _wants_html() -> bool:
@@ -194,7 +206,7 @@ def from_http_exception(e: HTTPException) -> ApiError:
     status = e.code or 500
     message = e.description or e.name
     if status == 413:
-        limit = current_app.config.get("MAX_CONTENT_LENGTH")
+        limit = get_settings().max_body_bytes
         message = f"request body larger than the limit of {limit} bytes (ROADS_MAX_BODY_BYTES)"
     if status == 405 and getattr(e, "valid_methods", None):
         message = f"method {request.method} not allowed here; allowed: {', '.join(sorted(e.valid_methods))}"

@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import hmac
 
-from flask import Blueprint, Response, current_app, request
+from flask import Blueprint, Response, request
 
 from roads.table import CorrectRound, RecordRound, StartShoe, VoidRound
 from web.http import schemas
 from web.http.errors import BadRequest, Unauthorized
 from web.http.schemas_live import CardsIn, StateIn
+from web.settings import get_settings
 from web.service import Ack, get_service
 from web.views import encode
 
@@ -41,7 +42,7 @@ def require_token() -> None:
     Runs before the body is read; compares in constant time (``hmac.compare_digest``). With
     no ``ROADS_FEED_TOKEN`` configured every write is refused.
     """
-    expected = current_app.config.get("ROADS_FEED_TOKEN") or ""
+    expected = get_settings().feed_token or ""
     header = request.headers.get("Authorization", "")
     scheme, _, given = header.partition(" ")
     if not expected:

@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic.json_schema import models_json_schema
 
+from roads.ids import TABLE_ID_PATTERN
 from web.http import schemas, schemas_live
 
 SNAPSHOT_SCHEMA = Path(__file__).resolve().parents[2] / "roads" / "schema" / "snapshot.schema.json"
@@ -195,7 +196,7 @@ def _errors(*statuses: int) -> dict[str, Any]:
 
 
 _TABLE_ID = {"name": "table_id", "in": "path", "required": True,
-             "schema": {"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$"}, "description": "table id (slug)"}
+             "schema": {"type": "string", "pattern": TABLE_ID_PATTERN}, "description": "table id (slug)"}
 _SHOE_NO = {"name": "shoe", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 0}, "description": "shoe number"}
 _ROUND_NO = {"name": "round", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 0},
              "description": "round number within the shoe (1-based)"}

@@ -1,4 +1,4 @@
-"""HTML scoreboards: table board, embeddable widget, lobby wall and past shoes (issue 5).
+"""HTML scoreboards: table board, embeddable widget, lobby wall and past shoes (docs/frontend.md).
 
 Every page is built from the same data as its JSON twin (linked from the page): the view
 puts the service's snapshot (or lobby list), the pixel geometry from :mod:`web.render.layout` and

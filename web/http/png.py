@@ -1,4 +1,4 @@
-"""PNG scoreboards for image-only lobby and signage screens (issue 6).
+"""PNG scoreboards for image-only lobby and signage screens (docs/frontend.md).
 
 Routes (all ``GET``, ``image/png``):
 
@@ -17,7 +17,7 @@ bad value is a 400 in the shared error shape naming the parameter in ``field``.
 
 Caching: each image is rendered once per (table, shoe, snapshot version, options) and
 kept in a bounded LRU (``ROADS_PNG_CACHE_ENTRIES`` images, ``ROADS_PNG_CACHE_BYTES``
-bytes). Seeing a newer version of a table's current shoe drops that table's older
+bytes; the ``png_*`` fields of :class:`web.settings.Settings`). Seeing a newer version of a table's current shoe drops that table's older
 current-shoe images only. Responses carry a strong ``ETag`` (derived from the cache key),
 ``Cache-Control: public, max-age=ROADS_PNG_MAX_AGE_S`` (past shoes:
 ``ROADS_PNG_PAST_MAX_AGE_S``) and ``Vary: Accept-Language``; a matching ``If-None-Match``
@@ -36,7 +36,7 @@ from flask import Blueprint, Response, current_app, request
 
 from web.render import layout as layout_mod
 from web.render import board as render
-from web.settings import number_setting
+from web.settings import get_settings
 from web.http.errors import BadRequest, NotFound
 from web.i18n import LANGUAGES, normalize_language, pick_language
 from web.http.query import BAD_PARAMETER, bad_parameter, choice_arg, int_arg
@@ -44,27 +44,8 @@ from web.service import get_service
 
 bp = Blueprint("png", __name__)
 
-DEFAULTS: dict[str, int] = {
-    "ROADS_PNG_CACHE_ENTRIES": 256,
-    "ROADS_PNG_CACHE_BYTES": 64 * 1024 * 1024,
-    "ROADS_PNG_MAX_AGE_S": 2,
-    "ROADS_PNG_PAST_MAX_AGE_S": 60,
-}
-"""Settings of this module, each an integer, from ``create_app(test_config)``, else the
-environment variable of that name, else this default:
-
-``ROADS_PNG_CACHE_ENTRIES`` (images, default 256, >= 1)
-    Most PNGs kept in the render cache.
-``ROADS_PNG_CACHE_BYTES`` (bytes, default 67108864 = 64 MiB, >= 1)
-    Most bytes of PNGs kept (a 1080p board is about 100 KiB).
-``ROADS_PNG_MAX_AGE_S`` (seconds, default 2, >= 0)
-    ``Cache-Control: max-age`` of current-shoe and lobby images (a new round may come any time).
-``ROADS_PNG_PAST_MAX_AGE_S`` (seconds, default 60, >= 0)
-    ``max-age`` of past-shoe images (they change only by a correction).
-"""
-
-_MINIMUM = {"ROADS_PNG_CACHE_ENTRIES": 1, "ROADS_PNG_CACHE_BYTES": 1, "ROADS_PNG_MAX_AGE_S": 0,
-            "ROADS_PNG_PAST_MAX_AGE_S": 0}
+CACHE_EXTENSION = "roads.png_cache"
+"""The ``app.extensions`` key of the app's :class:`PngCache`."""
 
 BOARD_SIZE = (1920, 1080)
 ROAD_SIZE = (1200, 300)
@@ -156,17 +137,15 @@ class PngCache:
 
 @bp.record_once
 def _setup(state) -> None:
-    """Fill this module's settings on the app (:func:`web.settings.number_setting`; raises
-    :class:`web.settings.ConfigError`) and give it its :class:`PngCache`."""
+    """Give the app its :class:`PngCache`, sized by ``ROADS_PNG_CACHE_ENTRIES`` and ``ROADS_PNG_CACHE_BYTES``."""
     app = state.app
-    for key, default in DEFAULTS.items():
-        number_setting(app.config, key, default, low=_MINIMUM[key])
-    app.extensions["png_cache"] = PngCache(app.config["ROADS_PNG_CACHE_ENTRIES"], app.config["ROADS_PNG_CACHE_BYTES"])
+    settings = get_settings(app)
+    app.extensions[CACHE_EXTENSION] = PngCache(settings.png_cache_entries, settings.png_cache_bytes)
 
 
 def get_cache(app=None) -> PngCache:
-    """The app's :class:`PngCache` (``app.extensions["png_cache"]``)."""
-    return (app or current_app).extensions["png_cache"]
+    """The app's :class:`PngCache` (``app.extensions["roads.png_cache"]``)."""
+    return (app or current_app).extensions[CACHE_EXTENSION]
 
 
 # --------------------------------------------------------------------------- query parsing
@@ -254,8 +233,8 @@ def _opts_key(opts: dict[str, Any]) -> tuple:
 
 
 def _max_age(current: bool) -> int:
-    cfg = current_app.config
-    return int(cfg["ROADS_PNG_MAX_AGE_S"] if current else cfg["ROADS_PNG_PAST_MAX_AGE_S"])
+    settings = get_settings()
+    return settings.png_max_age_s if current else settings.png_past_max_age_s
 
 
 def _board(table_id: str, shoe: int | None) -> Response:

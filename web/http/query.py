@@ -49,7 +49,7 @@ def choice_arg(name: str, choices: Sequence[str], default: str, *, blank_is_defa
 
 
 def bad_parameter(err: ValueError, field: str | None = None) -> BadRequest:
-    """The 400 for a :class:`web.render.layout.LayoutError` or :class:`web.render.RenderError` (both
+    """The 400 for a :class:`web.render.layout.LayoutError` or :class:`web.render.board.RenderError` (both
     carry the offending option in ``field``); ``field`` overrides it where the query option
     has another name than the layout's parameter."""
     return BadRequest(str(err), field=field or getattr(err, "field", None), code=BAD_PARAMETER)

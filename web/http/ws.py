@@ -18,8 +18,8 @@ Client -> server frames are read and dropped: more than :data:`MAX_CLIENT_FRAMES
 two checks (at least every :data:`POLL_S` seconds) closes the connection with 1008.
 WebSocket pings are answered by simple-websocket itself.
 
-Fan-out, slow and dead clients (architecture.md: "latest-only per client; slow clients
-skip"): per watched topic one fan-out thread waits on :class:`web.hub.Hub` and offers each
+Fan-out, slow and dead clients (docs/frontend.md "Live updates": latest-only per client,
+slow clients skip): per watched topic one fan-out thread waits on :class:`web.hub.Hub` and offers each
 new version to every connection's :class:`Subscriber`. The offer writes one prebuilt frame
 (:class:`FrameCache`: built once per version per process, identical for every client)
 straight to the socket when the socket takes it at once; otherwise the connection's own
@@ -33,14 +33,10 @@ replies, ``ws.send``), so each connection's socket is wrapped (:class:`SerialSoc
 every write goes whole frame by whole frame: none starts while another frame is partly
 written; the fan-out thread never waits for that, it leaves the message to the handler.
 
-Settings (``app.config``, else the environment, else the defaults here):
-
-``ROADS_WS_KEEPALIVE_S`` (seconds, default 20): an idle connection gets a keepalive frame
-    this often (the browser closes and reconnects a connection silent for 75 s).
-``ROADS_WS_PING_S`` (seconds, default 25): protocol-level ping interval; a client that has
-    not answered the previous ping is closed. 0 disables. Becomes flask-sock's
-    ``SOCK_SERVER_OPTIONS["ping_interval"]`` unless that is set.
-``ROADS_WS_MAX_MESSAGE_BYTES`` (bytes, default 4096): largest client frame accepted.
+Settings: ``ROADS_WS_KEEPALIVE_S`` (keepalive frame on an idle connection), ``ROADS_WS_PING_S``
+(protocol ping interval, becomes flask-sock's ``SOCK_SERVER_OPTIONS["ping_interval"]``
+unless that is set) and ``ROADS_WS_MAX_MESSAGE_BYTES`` (largest client frame): the ``ws_*``
+fields of :class:`web.settings.Settings`, with their defaults and ranges.
 
 Serving: one thread per open WebSocket, so under gunicorn use the ``gthread`` worker with
 ``--threads`` above the number of screens (see ``docs/frontend.md``); the Werkzeug dev
@@ -59,22 +55,13 @@ from flask import Blueprint, Flask, current_app
 from flask_sock import Sock
 from simple_websocket import ConnectionClosed
 
-from web.settings import number_setting
+from web.settings import get_settings
 from web.http.errors import ApiError
 from web.hub import Hub, Message
 from web.service import get_service
 
 sock = Sock()
 bp = Blueprint("ws", __name__)
-
-KEEPALIVE_S = 20.0
-"""Default ``ROADS_WS_KEEPALIVE_S``: seconds between keepalive frames on an idle connection."""
-
-PING_S = 25.0
-"""Default ``ROADS_WS_PING_S``: seconds between protocol pings (0 = none)."""
-
-MAX_MESSAGE_BYTES = 4096
-"""Default ``ROADS_WS_MAX_MESSAGE_BYTES``: largest accepted client frame, in bytes."""
 
 MAX_CLIENT_FRAMES = 64
 """Client frames tolerated between two wake-ups before the connection is closed (1008)."""
@@ -91,7 +78,7 @@ LOBBY_TOPIC = "lobby"
 
 
 def table_topic(table_id: str) -> str:
-    """The hub topic of a table's snapshots (TEAM.md interface 4)."""
+    """The hub topic of a table's snapshots (:class:`web.hub.Hub`): ``"table:<table_id>"``."""
     return f"table:{table_id}"
 
 
@@ -409,7 +396,7 @@ def stream(ws: Any, topic: str, initial: Callable[[], tuple[int, bytes]]) -> Non
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     hub = get_service(app).hub
     frames: FrameCache = app.extensions["roads.ws_frames"]
-    keepalive = float(app.config.get("ROADS_WS_KEEPALIVE_S", KEEPALIVE_S))
+    keepalive = get_settings(app).ws_keepalive_s
     message = hub.latest(topic)
     if message is None:
         version, payload = initial()
@@ -454,27 +441,13 @@ def lobby_socket(ws: Any) -> None:
     stream(ws, LOBBY_TOPIC, service.lobby_json)
 
 
-_SETTINGS: tuple[tuple[str, float, float, float], ...] = (
-    ("ROADS_WS_KEEPALIVE_S", KEEPALIVE_S, 0.05, 3600.0),
-    ("ROADS_WS_PING_S", PING_S, 0.0, 3600.0),
-    ("ROADS_WS_MAX_MESSAGE_BYTES", float(MAX_MESSAGE_BYTES), 16.0, 1024.0 * 1024.0),
-)
-"""(setting, default, lowest, highest) of this module's settings."""
-
-
 def init_app(app: Flask) -> None:
-    """Register the WebSocket routes, and fill this module's settings on ``app``.
-
-    Each setting comes from ``app.config`` if set there, else from the environment, else its
-    default. Raises :class:`web.settings.ConfigError` naming the setting for a value that is
-    not a number or is out of range.
-    """
-    for key, default, low, high in _SETTINGS:
-        number_setting(app.config, key, default, low=low, high=high, integer=False)
+    """Register the WebSocket routes; pass ``ROADS_WS_PING_S`` and ``ROADS_WS_MAX_MESSAGE_BYTES``
+    to flask-sock (``SOCK_SERVER_OPTIONS``, keys already set there win)."""
+    settings = get_settings(app)
     options = dict(app.config.get("SOCK_SERVER_OPTIONS") or {})
-    ping = app.config["ROADS_WS_PING_S"]
-    options.setdefault("ping_interval", ping if ping > 0 else None)
-    options.setdefault("max_message_size", int(app.config["ROADS_WS_MAX_MESSAGE_BYTES"]))
+    options.setdefault("ping_interval", settings.ws_ping_s if settings.ws_ping_s > 0 else None)
+    options.setdefault("max_message_size", settings.ws_max_message_bytes)
     app.config["SOCK_SERVER_OPTIONS"] = options
     app.extensions["roads.ws_frames"] = FrameCache()
     app.register_blueprint(bp)

@@ -9,7 +9,7 @@ Keys are grouped by prefix: ``winner.B|P|T`` and ``winner_short.*`` (bead letter
 ``roads.variants``), ``good_road.<pattern id>`` and ``ui.*``. Labels may contain a ``{n}``
 placeholder (see :func:`translate`).
 
-The local words come from the seeds (seed documents 000-004, see docs/domain.md) and issue 5: Burmese Player ထိုးသား,
+The local words come from the seeds (seed documents 000-004, docs/frontend.md "Languages"): Burmese Player ထိုးသား,
 Banker ဒိုင်, Tie သရေ, natural တန်းဒို, round အလှည့် and shoe ဖဲထုပ်ပေးစက် (seed 000);
 Thai เพลเยอร์, แบงเกอร์, เสมอ, ไพ่คู่ (pair), ไพ่ป๊อก (natural), ใหญ่/เล็ก (Big/Small),
 ซุปเปอร์ 6+ (seed 001); Lao ຜູ້ຫຼິ້ນ, ເຈົ້າມື, ເສມີ, ໄພ່ປ໋ອງ (natural), ຮອບ (round) (seed 003);

@@ -1,4 +1,4 @@
-"""Pillow rendering of scoreboards from a snapshot dict (issue 3 shape) and a layout (web.render.layout).
+"""Pillow rendering of scoreboards from a snapshot dict (roads.snapshot) and a layout (web.render.layout).
 
 Pure functions from data to an image, keyword-only options, module-level palettes (the
 python-chess ``svg`` module is the model): :func:`render_board`, :func:`render_road`,
@@ -986,7 +986,7 @@ def _draw_roads(img: Image.Image, d: ImageDraw.ImageDraw, regions: Mapping[str, 
 def render_board(snapshot: Mapping[str, Any], *, width: int = 1920, height: int = 1080, kind: str = "board",
                  roads: Sequence[str] | None = None, columns: int | None = None, theme: str = DEFAULT_THEME,
                  lang: str = "en") -> Image.Image:
-    """Draw a table's scoreboard from ``snapshot`` (issue 3 shape; ``name`` optional) as an RGB image.
+    """Draw a table's scoreboard from ``snapshot`` (roads.snapshot shape; ``name`` optional) as an RGB image.
 
     ``width``/``height`` in px, ``kind``/``roads``/``columns`` as in
     :func:`web.render.layout.board_layout`; ``theme`` one of :data:`THEMES`; ``lang`` one of

@@ -28,8 +28,6 @@ Chains (first match wins per character):
 from __future__ import annotations
 
 import functools
-import os
-import struct
 import threading
 import unicodedata
 from dataclasses import dataclass
@@ -103,8 +101,18 @@ _SCRIPT_ORDER: dict[str, tuple[str, ...]] = {
 _RAQM_LANGUAGE = {"en": "en", "zh": "zh-Hans", "th": "th", "lo": "lo", "my": "my"}
 
 
+@functools.lru_cache(maxsize=1)
+def _extra_font_dir() -> Path | None:
+    """``ROADS_FONT_DIR`` (:class:`web.settings.Settings` from the environment: fonts serve
+    every app of the process); cached until :func:`reset_caches`."""
+    from web.settings import Settings
+
+    return Settings.load().font_dir
+
+
 def _find(script: str, weight: str, *, skip: frozenset[str] = frozenset()) -> Face | None:
-    dirs = [Path(os.environ["ROADS_FONT_DIR"])] if os.environ.get("ROADS_FONT_DIR") else []
+    extra = _extra_font_dir()
+    dirs = [extra] if extra is not None else []
     dirs += [FONT_DIR, *SYSTEM_FONT_DIRS]
     for d in dirs:  # the shipped folder wins over system copies for every candidate
         for name, index in _CANDIDATES[script][weight]:
@@ -153,78 +161,26 @@ def primary_face(lang: str, weight: str = "bold") -> Face | None:
 # --------------------------------------------------------------------------- character maps
 
 def _read_cmap(path: str, index: int) -> frozenset[int]:
-    """Code points mapped to a real glyph (glyph id != 0) by the font's Unicode cmap.
+    """Code points mapped to a real glyph (not glyph 0, ``.notdef``) by the font's best Unicode
+    cmap subtable (fontTools' ``getBestCmap``: full-Unicode format 12 before BMP format 4).
 
-    Reads the sfnt table directory (a ``ttcf`` collection's ``index``-th font) and the
-    best Unicode subtable: format 12 (full Unicode) or format 4 (BMP). Raises FontError
-    for files that are not TrueType/OpenType.
+    ``index`` picks the face of a ``.ttc`` collection. Only the tables the cmap needs are read
+    (``lazy``). Raises :class:`FontError` for a file that is not TrueType/OpenType, a missing
+    face, or a font without a Unicode cmap.
     """
-    with open(path, "rb") as fh:
-        data = fh.read()
-    off = 0
-    if data[:4] == b"ttcf":
-        (num,) = struct.unpack_from(">I", data, 8)
-        if not 0 <= index < num:
-            raise FontError(f"{path!r} has {num} faces; no face {index}")
-        (off,) = struct.unpack_from(">I", data, 12 + 4 * index)
-    (num_tables,) = struct.unpack_from(">H", data, off + 4)
-    cmap_off = None
-    for i in range(num_tables):
-        tag, _, t_off, _ = struct.unpack_from(">4sIII", data, off + 12 + 16 * i)
-        if tag == b"cmap":
-            cmap_off = t_off
-    if cmap_off is None:
-        raise FontError(f"{path!r} has no cmap table")
-    (_, n_sub) = struct.unpack_from(">HH", data, cmap_off)
-    subs = {}
-    for i in range(n_sub):
-        pid, eid, s_off = struct.unpack_from(">HHI", data, cmap_off + 4 + 8 * i)
-        (fmt,) = struct.unpack_from(">H", data, cmap_off + s_off)
-        subs[(pid, eid, fmt)] = cmap_off + s_off
-    for key in ((3, 10, 12), (0, 4, 12), (0, 6, 12), (0, 3, 12)):
-        if key in subs:
-            return _format12(data, subs[key])
-    for key in ((3, 1, 4), (0, 3, 4), (0, 1, 4), (0, 0, 4)):
-        if key in subs:
-            return _format4(data, subs[key])
-    raise FontError(f"{path!r} has no Unicode cmap subtable format 4 or 12")
+    from fontTools.ttLib import TTFont, TTLibError  # imported at the first font read, not at start-up
 
-
-def _format12(data: bytes, o: int) -> frozenset[int]:
-    (n_groups,) = struct.unpack_from(">I", data, o + 12)
-    points: set[int] = set()
-    for g in range(n_groups):
-        start, end, glyph = struct.unpack_from(">III", data, o + 16 + 12 * g)
-        if glyph == 0:
-            start += 1
-        points.update(range(start, end + 1))
-    return frozenset(points)
-
-
-def _format4(data: bytes, o: int) -> frozenset[int]:
-    (seg_x2,) = struct.unpack_from(">H", data, o + 6)
-    seg = seg_x2 // 2
-    ends = struct.unpack_from(f">{seg}H", data, o + 14)
-    starts = struct.unpack_from(f">{seg}H", data, o + 16 + seg_x2)
-    deltas = struct.unpack_from(f">{seg}h", data, o + 16 + 2 * seg_x2)
-    ro_base = o + 16 + 3 * seg_x2
-    range_offsets = struct.unpack_from(f">{seg}H", data, ro_base)
-    points: set[int] = set()
-    for i in range(seg):
-        start, end = starts[i], ends[i]
-        if start == 0xFFFF:
-            continue
-        for cp in range(start, end + 1):
-            if range_offsets[i] == 0:
-                glyph = (cp + deltas[i]) & 0xFFFF
-            else:
-                addr = ro_base + 2 * i + range_offsets[i] + 2 * (cp - start)
-                (glyph,) = struct.unpack_from(">H", data, addr)
-                if glyph:
-                    glyph = (glyph + deltas[i]) & 0xFFFF
-            if glyph:
-                points.add(cp)
-    return frozenset(points)
+    try:
+        with TTFont(path, fontNumber=index, lazy=True) as font:
+            best = font.getBestCmap()
+            notdef = font.getGlyphOrder()[0]
+    except TTLibError as e:
+        raise FontError(f"{path!r} (face {index}) is not a readable TrueType/OpenType font: {e}") from None
+    except OSError as e:
+        raise FontError(f"{path!r}: {e.strerror or e}") from None
+    if best is None:
+        raise FontError(f"{path!r} has no Unicode cmap subtable")
+    return frozenset(cp for cp, glyph in best.items() if glyph != notdef)
 
 
 @functools.lru_cache(maxsize=None)
@@ -465,7 +421,7 @@ def _middle_metrics(text: str, size: int, lang: str, weight: str) -> tuple[float
 
 def reset_caches() -> None:
     """Forget every cached font choice, width and text mask (after fonts are added or removed)."""
-    for fn in (font_chain, coverage, get_font, _runs, _text_width, _font_metrics, _text_sprite, _middle_metrics):
+    for fn in (_extra_font_dir, font_chain, coverage, get_font, _runs, _text_width, _font_metrics, _text_sprite, _middle_metrics):
         fn.cache_clear()
 
 

@@ -11,7 +11,7 @@ so the HTML board and the PNG never disagree about where a cell is. Cells are wh
 even pixels (derived roads use half cells, also whole pixels), so grid lines land on
 pixel boundaries and symbols stay crisp at every size.
 
-Region names (TEAM.md interface 5): ``header``, ``last_result``, ``bead_plate``,
+Region names (shared by the PNG renderer and the pages): ``header``, ``last_result``, ``bead_plate``,
 ``big_road``, ``big_eye_boy``, ``small_road``, ``cockroach_pig``, ``ask``, ``stats``,
 ``side_bets``, ``good_roads``. Road regions are grids of ``rows`` = 6 and ``cols``
 columns of ``cell`` px each (``w == cols * cell``, ``h == rows * cell``). Text regions

@@ -5,23 +5,37 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from web.stores.base import Event, SeqTaken, Store, StoreError, StoreUnavailable
 from web.stores.sqlite import SqliteStore
 
+if TYPE_CHECKING:
+    from web.settings import Settings
+
 __all__ = ["Event", "SeqTaken", "SqliteStore", "Store", "StoreError", "StoreUnavailable", "open_store"]
 
 
-def open_store(config: Mapping[str, Any]) -> Store:
-    """The store the settings select: the Redis store when ``ROADS_REDIS_URL`` is set (issue 8,
-    module ``web.stores.redis``, class ``RedisStore(url, config)``), else :class:`SqliteStore` in
-    ``ROADS_DATA_DIR``. Raises :class:`StoreError` when Redis is asked for but not installed."""
-    url = config.get("ROADS_REDIS_URL")
+def open_store(settings: "Settings | Mapping[str, Any]") -> Store:
+    """The store the settings select: the Redis store when ``ROADS_REDIS_URL`` is set (module
+    ``web.stores.redis``, class ``RedisStore(url, settings)``), else :class:`SqliteStore` in
+    ``ROADS_DATA_DIR``.
+
+    ``settings``: a :class:`web.settings.Settings`, or a mapping of ``ROADS_*`` overrides
+    (validated with :meth:`web.settings.Settings.load`, over the environment). Raises
+    :class:`web.settings.ConfigError` for a bad setting and :class:`StoreError` when Redis is
+    asked for but the ``redis`` extra is not installed.
+    """
+    from web.settings import Settings
+
+    if not isinstance(settings, Settings):
+        settings = Settings.load(settings)
+    url = settings.redis_url
     if url:
         try:
             from web.stores.redis import RedisStore  # imported only when asked for: SQLite needs no redis
         except ImportError as e:
-            raise StoreError(f"ROADS_REDIS_URL is set ({url!r}) but the Redis store is not available: {e}") from None
-        return RedisStore(url, config)
-    return SqliteStore.in_dir(config["ROADS_DATA_DIR"])
+            raise StoreError(f"ROADS_REDIS_URL is set ({url!r}) but the Redis store is not available ({e}); "
+                             "install the redis extra: pip install 'baccarat-roads[redis]'") from None
+        return RedisStore(url, settings)
+    return SqliteStore.in_dir(settings.data_dir)

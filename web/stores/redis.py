@@ -1,9 +1,9 @@
-"""The Redis store: every process of a deployment shares one event log in Redis (issue 8).
+"""The Redis store: every process of a deployment shares one event log in Redis (docs/deploy.md).
 
 Selected by ``ROADS_REDIS_URL`` (:func:`web.stores.open_store`); implements :class:`web.stores.Store`,
 so the service is the same with SQLite or Redis. The Redis log is the source of truth: a
 process keeps only what it rebuilt from the log, and a new or restarted process rebuilds
-every table from it, version for version (architecture.md).
+every table from it, version for version.
 
 Keys (``P`` = ``ROADS_REDIS_PREFIX``, default ``"roads:"``; table ids are slugs without ``:``):
 
@@ -44,14 +44,9 @@ crash of Redis itself is Redis's persistence setting: run it with ``appendonly y
 A Redis that lost events a process has applied (restarted without persistence) is detected
 on the next write of that table and refused with :class:`StoreDiverged` (503).
 
-Settings (``app.config``, else the environment; also listed in :mod:`web.settings`):
-
-``ROADS_REDIS_URL`` (``redis://[user:password@]host:port/db``, ``rediss://`` or ``unix://``)
-    The Redis server; set = this store instead of SQLite.
-``ROADS_REDIS_PREFIX`` (text, default ``"roads:"``)
-    Prefix of every key, so several deployments (or test runs) can share one Redis.
-``ROADS_REDIS_TIMEOUT_S`` (seconds, default ``2.0``)
-    Connect and command timeout; an append gives up (503) after about twice this.
+Settings: ``ROADS_REDIS_URL`` (the server; set = this store instead of SQLite),
+``ROADS_REDIS_PREFIX`` and ``ROADS_REDIS_TIMEOUT_S`` (fields ``redis_*`` of
+:class:`web.settings.Settings`, with their defaults and ranges).
 
 Redis Cluster is not supported (the append script touches keys of several tables' slots);
 use one Redis server, with a replica and Sentinel for failover.
@@ -61,7 +56,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import threading
 import time
 import uuid
@@ -71,16 +65,10 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from web.settings import ConfigError
+from web.settings import ConfigError, Settings
 from web.stores import Event, SeqTaken, Store, StoreUnavailable
 
 log = logging.getLogger(__name__)
-
-DEFAULT_PREFIX = "roads:"
-"""Default ``ROADS_REDIS_PREFIX``."""
-
-DEFAULT_TIMEOUT_S = 2.0
-"""Default ``ROADS_REDIS_TIMEOUT_S``: connect and command timeout, seconds."""
 
 LOG_MAXLEN = 100_000
 """Approximate length the shared log stream is trimmed to (entries). A process that falls
@@ -154,13 +142,6 @@ class StoreDiverged(StoreUnavailable):
     Restart the processes once Redis's data is restored (or accepted as it is)."""
 
 
-def _setting(config: Mapping[str, Any], name: str, default: Any) -> Any:
-    value = config.get(name)
-    if value is None:
-        value = os.environ.get(name)
-    return default if value is None or value == "" else value
-
-
 def _event_json(event: Event) -> str:
     return json.dumps(event.to_json(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
@@ -173,24 +154,18 @@ def _id_tuple(entry_id: str) -> tuple[int, int]:
 class RedisStore(Store):
     """Events of every table in Redis Streams, shared by every process (see module doc).
 
-    ``url``: ``ROADS_REDIS_URL``. ``config``: settings (``app.config``); ``ROADS_REDIS_PREFIX``
-    and ``ROADS_REDIS_TIMEOUT_S`` are read from it, else from the environment. Connects
-    lazily: construction does no I/O. Raises :class:`web.settings.ConfigError` for a URL redis-py
-    cannot parse, an empty or spaced prefix, or a timeout that is not a positive number.
+    ``url``: ``ROADS_REDIS_URL``. ``settings``: a :class:`web.settings.Settings` (its
+    ``redis_prefix`` and ``redis_timeout_s``), or a mapping of ``ROADS_*`` overrides validated
+    over the environment (:meth:`web.settings.Settings.load`). Connects lazily: construction
+    does no I/O. Raises :class:`web.settings.ConfigError` for a URL redis-py cannot parse, an
+    empty or spaced prefix, or a timeout that is not a positive number.
     """
 
-    def __init__(self, url: str, config: Mapping[str, Any] | None = None) -> None:
-        config = config or {}
-        self.prefix = str(_setting(config, "ROADS_REDIS_PREFIX", DEFAULT_PREFIX))
-        if not self.prefix.strip() or any(c.isspace() for c in self.prefix):
-            raise ConfigError(f"ROADS_REDIS_PREFIX must be non-empty text without spaces, got {self.prefix!r}")
-        raw_timeout = _setting(config, "ROADS_REDIS_TIMEOUT_S", DEFAULT_TIMEOUT_S)
-        try:
-            self.timeout_s = float(raw_timeout)
-        except (TypeError, ValueError):
-            raise ConfigError(f"ROADS_REDIS_TIMEOUT_S must be a number of seconds, got {raw_timeout!r}") from None
-        if not 0 < self.timeout_s <= 300 or isinstance(raw_timeout, bool):
-            raise ConfigError(f"ROADS_REDIS_TIMEOUT_S must be seconds in (0, 300], got {raw_timeout!r}")
+    def __init__(self, url: str, settings: Settings | Mapping[str, Any] | None = None) -> None:
+        if not isinstance(settings, Settings):
+            settings = Settings.load(settings)
+        self.prefix = settings.redis_prefix
+        self.timeout_s = settings.redis_timeout_s
         self.url = url
         common = dict(decode_responses=True, socket_connect_timeout=self.timeout_s,
                       retry=Retry(NoBackoff(), 0), health_check_interval=0)

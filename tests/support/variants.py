@@ -1,4 +1,4 @@
-"""A stand-in for ``roads.variants.Variant`` with only what road code reads (TEAM interface 1):
+"""A stand-in for ``roads.variants.Variant`` with only what road code reads:
 ``id``, ``name``, ``side_bets`` of ``bet``/``label``/``round_limit``. Lets road tests fix the
 round limits by hand, independently of the engine's presets."""
 

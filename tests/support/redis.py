@@ -1,6 +1,7 @@
-"""Helpers of the Redis tests (issue 8): reaching the shared Redis (a fresh key prefix per test,
-:func:`shared_prefix`), a private Redis that can be stopped and restarted, and ``roads serve``
-subprocesses over Redis.
+"""Helpers of the Redis tests (docs/deploy.md): reaching the shared Redis (a fresh key prefix per test,
+:func:`shared_prefix`), a private Redis that can be stopped and restarted, ``roads serve``
+subprocesses over Redis, and a proxy that loses replies, cuts connections or holds the log
+(:class:`RedisProxy`).
 
 The shared Redis is ``ROADS_TEST_REDIS_URL`` (default ``redis://127.0.0.1:6379/0``); every test
 uses its own key prefix and deletes its keys afterwards. Without a reachable Redis the tests
@@ -15,7 +16,9 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -23,8 +26,8 @@ from typing import Any, Iterator
 
 import pytest
 
-from conftest import FEED_TOKEN  # the one test token
-from serving_support import ServeProcess, free_port
+from support.feed import FEED_TOKEN
+from support.serving import ServeProcess, free_port
 
 SHARED_REDIS_URL = os.environ.get("ROADS_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 
@@ -206,3 +209,153 @@ class Server(ServeProcess):
                 export = self.get(f"/api/tables/{t['id']}/shoes/{s['shoe']}/rounds")[1]
                 stored += [(t["id"], r["feed"]) for r in export["rounds"]]
         return stored
+
+
+class RedisProxy:
+    """A TCP proxy on a free loopback port in front of the Redis at ``target`` (a ``redis://``
+    URL): what a process sees of Redis over a network that can fail. :attr:`url` is the proxy's
+    URL (same database number). Byte for byte in both directions, except:
+
+    * :meth:`lose_next_reply` ``(command)``: the next request of that command (e.g.
+      ``b"EVALSHA"``) reaches Redis and runs, and its reply is lost: the connection is closed
+      instead (:attr:`lost` counts them);
+    * :meth:`cut` closes every connection and refuses new ones until :meth:`restore`;
+    * :meth:`hold_log_readers` makes a process deaf to the shared log: from then on, no
+      answer reaches a connection that ever sent ``XREAD``, nor any connection opened after
+      the call, until :meth:`restore`; connections already open that never read the log (a
+      process's request connection) work on.
+
+    Commands are recognised by their name as redis-py sends it (a RESP bulk string, upper
+    case). :meth:`close` stops it.
+    """
+
+    def __init__(self, target: str) -> None:
+        from urllib.parse import urlparse
+
+        u = urlparse(target)
+        self.upstream = (u.hostname or "127.0.0.1", u.port or 6379)
+        self.listener = socket.socket()
+        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(64)
+        self.port = self.listener.getsockname()[1]
+        self.url = f"redis://127.0.0.1:{self.port}{u.path or '/0'}"
+        self.lock = threading.Lock()
+        self.conns: list[dict] = []
+        self.lose: bytes | None = None
+        self.lost = 0
+        self.refusing = False
+        self.holding = False
+        self.closed = False
+        threading.Thread(target=self._accept, name="redis-proxy", daemon=True).start()
+
+    def _accept(self) -> None:
+        while not self.closed:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            with self.lock:
+                if self.refusing or self.closed:
+                    client.close()
+                    continue
+                try:
+                    upstream = socket.create_connection(self.upstream, timeout=5)
+                except OSError:
+                    client.close()
+                    continue
+                upstream.settimeout(None)
+                conn = {"client": client, "upstream": upstream, "reads_log": False,
+                        "held": self.holding, "lose": False}
+                self.conns.append(conn)
+            threading.Thread(target=self._requests, args=(conn,), daemon=True).start()
+            threading.Thread(target=self._replies, args=(conn,), daemon=True).start()
+
+    def _requests(self, conn: dict) -> None:
+        while True:
+            try:
+                data = conn["client"].recv(1 << 16)
+            except OSError:
+                data = b""
+            if not data:
+                return self._drop(conn)
+            with self.lock:
+                if b"\r\nXREAD\r\n" in data:
+                    conn["reads_log"] = True
+                    if self.holding:
+                        conn["held"] = True
+                if self.lose is not None and b"\r\n" + self.lose + b"\r\n" in data:
+                    self.lose, conn["lose"] = None, True
+            try:
+                conn["upstream"].sendall(data)
+            except OSError:
+                return self._drop(conn)
+
+    def _replies(self, conn: dict) -> None:
+        while True:
+            try:
+                data = conn["upstream"].recv(1 << 16)
+            except OSError:
+                data = b""
+            if not data:
+                return self._drop(conn)
+            with self.lock:
+                lose, held = conn["lose"], conn["held"]
+                if lose:
+                    self.lost += 1
+            if lose:
+                return self._drop(conn)
+            if held:
+                continue
+            try:
+                conn["client"].sendall(data)
+            except OSError:
+                return self._drop(conn)
+
+    def _drop(self, conn: dict) -> None:
+        for key in ("client", "upstream"):
+            try:
+                conn[key].shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            conn[key].close()
+        with self.lock:
+            if conn in self.conns:
+                self.conns.remove(conn)
+
+    def _drop_all(self, which=lambda conn: True) -> None:
+        with self.lock:
+            doomed = [c for c in self.conns if which(c)]
+        for conn in doomed:
+            self._drop(conn)
+
+    def lose_next_reply(self, command: bytes) -> None:
+        """Lose the reply to the next ``command`` request (it still runs in Redis)."""
+        with self.lock:
+            self.lose = command
+
+    def cut(self) -> None:
+        """Close every connection and refuse new ones until :meth:`restore`."""
+        with self.lock:
+            self.refusing = True
+        self._drop_all()
+
+    def hold_log_readers(self) -> None:
+        """No answer reaches the log's readers (nor new connections) until :meth:`restore`."""
+        with self.lock:
+            self.holding = True
+            for conn in self.conns:
+                if conn["reads_log"]:
+                    conn["held"] = True
+
+    def restore(self) -> None:
+        """Back to normal: new connections are accepted; connections held are closed."""
+        with self.lock:
+            self.refusing = self.holding = False
+        self._drop_all(lambda conn: conn["held"])
+
+    def close(self) -> None:
+        """Stop accepting and close every connection."""
+        self.closed = True
+        self.listener.close()
+        self._drop_all()

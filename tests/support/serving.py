@@ -24,9 +24,9 @@ from typing import Any, Iterator, Mapping
 
 from werkzeug.serving import BaseWSGIServer, make_server
 
-from conftest import FEED_TOKEN  # the one test token
+from support.feed import FEED_TOKEN
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[2]  # the repository
 
 
 def free_port() -> int:

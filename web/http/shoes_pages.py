@@ -1,0 +1,108 @@
+"""The shoes page of a table: every shoe with its times, rounds and links (``GET /tables/<id>/shoes``).
+
+One row per shoe, newest first: the shoe number (the current one marked), its game (the
+variant's name), when it started and ended (the time of its last round; the current shoe
+is "in play" with the time of its last round so far), the rounds counted and voided, and
+links to its board page (``/tables/<id>/shoes/<n>``; the live board for the current shoe),
+its PNG (``/tables/<id>/shoes/<n>/board.png``) and its JSON (``/api/tables/<id>/shoes/<n>``).
+The data is :meth:`web.service.Service.shoes`, the same as the JSON twin
+``GET /api/tables/<id>/shoes`` (linked from the page).
+
+Times are shown in :func:`display_zone` (UTC until the settings name a venue time zone), and
+the page says which zone. Query options: ``lang`` (else Accept-Language) and ``theme``
+(``dark`` | ``light``, default dark; empty = default); links keep both. Errors: an unknown
+table is a 404 and a bad ``theme`` a 400 (code ``bad_parameter``), as every page
+(:mod:`web.http.errors`). No inline script: the page is plain HTML.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone, tzinfo
+from typing import Any
+
+from flask import Blueprint, render_template, request, url_for
+
+from web import i18n
+from web.http.query import choice_arg
+from web.service import get_service
+
+bp = Blueprint("shoes_pages", __name__)
+
+THEMES: tuple[str, ...] = ("dark", "light")
+"""Accepted ``?theme=`` values (as on every page)."""
+
+
+def display_zone() -> tuple[tzinfo, str]:
+    """``(time zone, its label)`` the page shows times in: UTC, labelled ``"UTC"``.
+
+    The one place to switch to the venue's time zone once the settings carry one.
+    """
+    return timezone.utc, "UTC"
+
+
+def local_time(iso: str | None, zone: tzinfo) -> str | None:
+    """``"2024-06-15T14:03:22.120Z"`` -> ``"2024-06-15 14:03:22"`` in ``zone`` (``None`` stays ``None``).
+
+    Raises ``ValueError`` for text that is not an ISO 8601 time.
+    """
+    if iso is None:
+        return None
+    at = datetime.fromisoformat(iso.replace("Z", "+00:00"))
+    return at.astimezone(zone).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _rows(table_id: str, shoes: list[dict[str, Any]], keep: dict[str, str], zone: tzinfo) -> list[dict[str, Any]]:
+    rows = []
+    for s in reversed(shoes):  # newest first
+        n = s["shoe"]
+        board = (url_for("pages.table", table_id=table_id, **keep) if s["live"]
+                 else url_for("pages.past_shoe", table_id=table_id, shoe=n, **keep))
+        rows.append({
+            "shoe": n,
+            "live": s["live"],
+            "variant": s["variant"]["name"],
+            "started": local_time(s["started_at"], zone),
+            "started_iso": s["started_at"],
+            "ended": local_time(s["ended_at"], zone),
+            "ended_iso": s["ended_at"],
+            "last_round": local_time(s["last_round_at"], zone),
+            "last_round_iso": s["last_round_at"],
+            "counted": s["counted"],
+            "voided": s["voided"],
+            "board_url": board,
+            "png_url": url_for("png.shoe_board_png", table_id=table_id, shoe=n, **keep),
+            "json_url": url_for("api.shoe", table_id=table_id, shoe=n),
+        })
+    return rows
+
+
+@bp.get("/tables/<table_id>/shoes")
+def shoes(table_id: str) -> str:
+    """Every shoe of the table, newest first (see the module doc). 404 for an unknown table;
+    400 for a bad ``theme``."""
+    theme = choice_arg("theme", THEMES, "dark", blank_is_default=True)
+    lang = i18n.pick_language(request)
+    service = get_service()
+    info = service.table(table_id)
+    listing = service.shoes(table_id)
+    zone, zone_label = display_zone()
+    keep = {k: v for k, v in (("lang", request.args.get("lang")), ("theme", request.args.get("theme"))) if v}
+    args = request.args.to_dict()
+
+    def here(**changes: str) -> str:
+        return url_for("shoes_pages.shoes", table_id=table_id, **{**args, **changes})
+
+    return render_template(
+        "shoes.html",
+        info=info,
+        rows=_rows(table_id, listing, keep, zone),
+        zone_label=zone_label,
+        lang=lang,
+        theme=theme,
+        t=lambda key, **values: i18n.translate(key, lang, **values),
+        table_url=url_for("pages.table", table_id=table_id, **keep),
+        lobby_url=url_for("pages.lobby", **keep),
+        api_url=url_for("api.shoes", table_id=table_id),
+        languages=[(code, i18n.translate("lang.name", code), here(lang=code)) for code in i18n.LANGUAGES],
+        themes=[(name, here(theme=name)) for name in THEMES],
+    )
