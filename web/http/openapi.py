@@ -16,7 +16,7 @@ from typing import Any
 from pydantic.json_schema import models_json_schema
 
 from roads.ids import TABLE_ID_PATTERN
-from web.http import schemas
+from web.http import schemas, schemas_live
 
 SNAPSHOT_SCHEMA = Path(__file__).resolve().parents[2] / "roads" / "schema" / "snapshot.schema.json"
 """The road helper's JSON Schema of a snapshot, embedded as ``components.schemas.Snapshot``."""
@@ -57,6 +57,18 @@ _ACK = {
         "round": {"type": "integer"},
         "result": {"type": "object", "description": "the stored round's outcome (roads.outcome.RoundResult.to_json)"},
         "void": _VOID,
+        "in_progress": {"type": "object", "description": "cards: the round in progress (the snapshot's in_progress key)"},
+    },
+}
+
+_STATE_ACK = {
+    "type": "object",
+    "required": ["status", "table", "version", "state"],
+    "properties": {
+        "status": {"enum": ["recorded", "unchanged"]},
+        "table": {"type": "string"},
+        "version": {"type": "integer"},
+        "state": {"type": "object", "description": "the table's state now (the snapshot's state key)"},
     },
 }
 
@@ -189,6 +201,9 @@ _TABLE_ID = {"name": "table_id", "in": "path", "required": True,
 _SHOE_NO = {"name": "shoe", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 0}, "description": "shoe number"}
 _ROUND_NO = {"name": "round", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 0},
              "description": "round number within the shoe (1-based)"}
+_DEAL_SHOE_NO = {**_SHOE_NO, "schema": {"type": "integer", "minimum": 1, "maximum": schemas.MAX_SHOE}}
+_DEAL_ROUND_NO = {**_ROUND_NO, "schema": {"type": "integer", "minimum": 1, "maximum": schemas.MAX_ROUND}}
+"""A card is dealt only into a real shoe and round number (400 ``invalid_value`` otherwise)."""
 _ETAG = {"name": "If-None-Match", "in": "header", "required": False, "schema": {"type": "string"},
          "description": "an ETag from an earlier answer: 304 when the snapshot has not changed"}
 _WRITE = [{"feedToken": []}]
@@ -281,6 +296,27 @@ def _paths() -> dict[str, Any]:
                               **_errors(*_WRITE_ERRORS, 404)},
             }
         },
+        "/api/tables/{table_id}/shoes/{shoe}/rounds/{round}/cards": {
+            "post": {
+                "operationId": "postCards", "tags": ["feed"], "summary": "Cards of a round dealt card by card",
+                "description": "Cards in deal order from a 1-based position (P, B, P, B, then third cards as the "
+                               "tableau deals them). Card k again is a no-op; another card at k is a 409 naming the "
+                               "stored card; the card that completes the round records it as if posted whole.",
+                "security": _WRITE, "parameters": [_TABLE_ID, _DEAL_SHOE_NO, _DEAL_ROUND_NO],
+                "requestBody": _json_body("CardsIn", "the cards"),
+                "responses": {"201": _resp("recorded (ack with in_progress, or with result once complete)", "Ack"),
+                              "200": _resp("already stored: nothing changed", "Ack"), **_errors(*_WRITE_ERRORS, 404)},
+            }
+        },
+        "/api/tables/{table_id}/state": {
+            "post": {
+                "operationId": "postState", "tags": ["feed"], "summary": "The table's state, dealer and limits",
+                "security": _WRITE, "parameters": [_TABLE_ID],
+                "requestBody": _json_body("StateIn", "what changed (fields left out stay as they are)"),
+                "responses": {"201": _resp("recorded", "StateAck"), "200": _resp("nothing changed", "StateAck"),
+                              **_errors(*_WRITE_ERRORS)},
+            }
+        },
         "/api/openapi.json": {
             "get": {
                 "operationId": "openapi", "tags": ["read"], "summary": "This document",
@@ -293,11 +329,11 @@ def _paths() -> dict[str, Any]:
 def document() -> dict[str, Any]:
     """The whole OpenAPI 3.1 document as a JSON-ready dict (a fresh copy on each call)."""
     models = [schemas.CardRoundIn, schemas.ResultRoundIn, schemas.CardCorrectionIn, schemas.ResultCorrectionIn,
-              schemas.ShoeIn, schemas.VoidIn]
+              schemas.ShoeIn, schemas.VoidIn, schemas_live.CardsIn, schemas_live.StateIn]
     _, defs = models_json_schema([(m, "validation") for m in models], ref_template=REF + "{model}")
     components = dict(defs.get("$defs", {}))
     components.update({"Error": _ERROR, "Ack": _ACK, "Variant": _VARIANT, "TableSummary": _TABLE,
-                       "ShoeSummary": _SHOE, "RoundRecord": _ROUND})
+                       "ShoeSummary": _SHOE, "RoundRecord": _ROUND, "StateAck": _STATE_ACK})
     components.update(_snapshot_schemas())
     return copy.deepcopy({
         "openapi": "3.1.0",
