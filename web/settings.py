@@ -22,15 +22,17 @@ import os
 import re
 from pathlib import Path
 from typing import Annotated, Any, Mapping
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import Flask, current_app
 from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from roads.good_roads import DEFAULT_GOOD_ROADS
 from roads.ids import TABLE_ID_RE, TABLE_ID_RULE, is_table_id
 
-__all__ = ["ConfigError", "EXTENSION", "PREFIX", "Settings", "TABLE_ID_RE", "get_settings", "init_app",
-           "table_configs"]
+__all__ = ["ConfigError", "DEFAULT_PATTERNS", "EXTENSION", "GOOD_ROAD_IDS", "PREFIX", "SCREEN_KEYS", "Settings",
+           "TABLE_ID_RE", "get_settings", "good_road_ids", "init_app", "screen_configs", "table_configs"]
 
 PREFIX = "ROADS_"
 """Prefix of every setting's environment variable."""
@@ -39,6 +41,20 @@ EXTENSION = "roads.settings"
 """The ``app.extensions`` key of the app's :class:`Settings` (keys are ``"roads.<what>"``)."""
 
 TableConfigs = dict[str, dict[str, str | None]]
+ScreenConfigs = dict[str, dict[str, Any]]
+
+GOOD_ROAD_IDS: tuple[str, ...] = tuple(g.id for g in DEFAULT_GOOD_ROADS)
+"""Good-road pattern ids a board may highlight (:data:`roads.good_roads.DEFAULT_GOOD_ROADS`)."""
+
+DEFAULT_PATTERNS: tuple[str, ...] = ("long_banker", "long_player", "ping_pong")
+"""Default of ``ROADS_GOOD_ROADS``: the two long streaks and the ping-pong."""
+
+SCREEN_KEYS: dict[str, type] = {
+    "tables": list, "per_page": int, "rotate_s": int, "lang": str, "theme": str, "good": list, "bead": str,
+    "title": str}
+"""Keys a named screen may set (``ROADS_SCREENS``) and the JSON type of each."""
+
+_JSON_TYPE = {list: "array", int: "integer", str: "string"}
 
 
 class ConfigError(ValueError):
@@ -145,9 +161,29 @@ class Settings(BaseSettings):
         "Extra font folder searched before the bundled `static/fonts` for PNG text (read from the "
         "environment by `web.render.fonts`, for every app of the process).")
 
+    venue_tz: str = _field(
+        "UTC", "IANA time zone",
+        "Time zone of the venue (`Asia/Bangkok`): every board, screen and PNG shows the time of the "
+        "last result, and the offline band its time, in it.")
+    stale_s: float = _field(
+        300.0, "seconds",
+        "A PNG of a table whose feed has been silent longer than this says so on the image (roads "
+        "dimmed, \"No new result since hh:mm:ss\").", ge=1, le=7 * 24 * 3600,
+        kind="a number of seconds", allowed="seconds in [1, 604800]")
+    good_roads: Annotated[tuple[str, ...], NoDecode] = _field(
+        DEFAULT_PATTERNS, "comma-separated pattern ids",
+        "Good-road patterns (`roads.good_roads`) boards and screens highlight unless the page or "
+        "screen chooses (`?good=`); `none` for none.")
+    screens: Annotated[ScreenConfigs, NoDecode] = Field(
+        None, validate_default=True, json_schema_extra={"unit": "JSON or file path"},
+        description="Named lobby screens for `/screens/<name>`: a JSON object (or the path of a file "
+        'holding one) `{"lobby-east": {"tables": ["T1", "T2"], "per_page": 6, "rotate_s": 15, '
+        '"lang": "th", "theme": "dark", "good": ["long_banker"], "bead": "letters", "title": "East"}}`, '
+        "every key optional. Parsed by `screen_configs`.")
+
     @field_validator("port", "max_body_bytes", "redis_timeout_s", "png_cache_entries", "png_cache_bytes",
                      "png_max_age_s", "png_past_max_age_s", "ws_keepalive_s", "ws_ping_s",
-                     "ws_max_message_bytes", "max_tables", mode="before")
+                     "ws_max_message_bytes", "max_tables", "stale_s", mode="before")
     @classmethod
     def _no_booleans(cls, value: Any) -> Any:
         if isinstance(value, bool):
@@ -163,6 +199,25 @@ class Settings(BaseSettings):
     @classmethod
     def _parse_tables(cls, value: Any) -> TableConfigs:
         return table_configs(value)
+
+    @field_validator("screens", mode="before")
+    @classmethod
+    def _parse_screens(cls, value: Any) -> ScreenConfigs:
+        return screen_configs(value)
+
+    @field_validator("good_roads", mode="before")
+    @classmethod
+    def _parse_good_roads(cls, value: Any) -> tuple[str, ...]:
+        return good_road_ids(value)
+
+    @field_validator("venue_tz")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError("is not an IANA time zone name (like Asia/Bangkok or UTC)") from None
+        return value
 
     @field_validator("redis_prefix")
     @classmethod
@@ -313,4 +368,62 @@ def table_configs(value: Any) -> TableConfigs:
         if table_id in out:
             raise ConfigError(f"ROADS_TABLES: table id {table_id!r} appears twice")
         out[table_id] = {"name": entry.get("name"), "variant": entry.get("variant")}
+    return out
+
+
+def good_road_ids(value: Any) -> tuple[str, ...]:
+    """Parse ``ROADS_GOOD_ROADS``: ``"long_banker,ping_pong"`` (or a list) -> the ids in order,
+    duplicates dropped; ``"none"`` or empty -> ``()``. Raises :class:`ConfigError` naming an id
+    that is not one of :data:`GOOD_ROAD_IDS`."""
+    if value is None:
+        return ()
+    names = [str(n).strip() for n in (value.split(",") if isinstance(value, str) else value)]
+    names = [n for n in names if n]
+    if names == ["none"]:
+        return ()
+    for n in names:
+        if n not in GOOD_ROAD_IDS:
+            raise ConfigError(f"ROADS_GOOD_ROADS: unknown pattern {n!r} (known: {', '.join(GOOD_ROAD_IDS)}, or none)")
+    return tuple(dict.fromkeys(names))
+
+
+def screen_configs(value: Any) -> ScreenConfigs:
+    """Parse ``ROADS_SCREENS`` into ``{name: {key: value}}`` (keys of :data:`SCREEN_KEYS`).
+
+    ``value`` is ``None`` (no screens), JSON text, a path of a JSON file, or the parsed object.
+    Raises :class:`ConfigError` naming the screen and key for an unknown key or a value of the
+    wrong JSON type; the values themselves (table ids, ranges, languages) are checked when a
+    screen is shown, exactly as the same options in a lobby URL are.
+    """
+    if value is None or value == "":
+        return {}
+    data = value
+    if isinstance(value, (str, os.PathLike)):
+        text = str(value).strip()
+        if not text.startswith(("{", "[")):
+            try:
+                text = Path(text).read_text(encoding="utf-8")
+            except OSError as e:
+                raise ConfigError(f"ROADS_SCREENS: cannot read file {str(value)!r}: {e.strerror}") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ConfigError(f"ROADS_SCREENS: not valid JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
+    if not isinstance(data, Mapping):
+        raise ConfigError(f"ROADS_SCREENS: expected a JSON object of screens, got {data!r}")
+    out: ScreenConfigs = {}
+    for name, screen in data.items():
+        if not isinstance(name, str) or not is_table_id(name):
+            raise ConfigError(f"ROADS_SCREENS: screen name {name!r} is not {TABLE_ID_RULE}")
+        if not isinstance(screen, Mapping):
+            raise ConfigError(f"ROADS_SCREENS[{name!r}]: expected an object, got {screen!r}")
+        unknown = set(screen) - set(SCREEN_KEYS)
+        if unknown:
+            raise ConfigError(f"ROADS_SCREENS[{name!r}]: unknown key(s) {sorted(unknown)!r} "
+                              f"(allowed: {', '.join(SCREEN_KEYS)})")
+        for key, v in screen.items():
+            kind = SCREEN_KEYS[key]
+            if v is not None and (isinstance(v, bool) or not isinstance(v, kind)):
+                raise ConfigError(f"ROADS_SCREENS[{name!r}].{key} must be a JSON {_JSON_TYPE[kind]}, got {v!r}")
+        out[name] = {k: v for k, v in screen.items() if v is not None}
     return out
