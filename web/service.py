@@ -4,8 +4,9 @@ One :class:`Service` per app (``app.extensions["roads.service"]``, see :func:`in
 :func:`get_service`). It owns the :class:`web.stores.Store`, the :class:`web.hub.Hub` and the
 read model (:class:`web.views.Views`, whose read methods it passes through).
 
-A write (:data:`roads.table.Write`: record a round, start a shoe, void or correct a round) is
-orchestration only; the rules are the record's (:class:`roads.table.Table`):
+A write (:data:`roads.table.Write`: record a round, start a shoe, void or correct a round,
+cards of a round dealt card by card, the table's state) is orchestration only; the rules are
+the record's (:class:`roads.table.Table`):
 
 1. take the table's lock;
 2. ``Table.decide``: the event that records the write, or unchanged (a repeat), or a
@@ -32,7 +33,7 @@ from typing import Any, Callable, Mapping
 
 from flask import Flask, current_app
 
-from roads.errors import NotInRecord, RecordConflict, UnknownTable
+from roads.errors import NotInRecord, RecordConflict, TableError, UnknownTable
 from roads.events import Event
 from roads.table import Unchanged, Write
 from roads.variants import get_variant
@@ -63,12 +64,13 @@ class Ack:
 class Service:
     """Writes to the tables' records over a :class:`Store`, and their read model (module doc).
 
-    ``tables`` is the parsed ``ROADS_TABLES`` setting (:attr:`web.settings.Settings.tables`);
+    ``tables`` is the parsed ``ROADS_TABLES`` setting (:attr:`web.settings.Settings.tables`:
+    ``name``, ``variant`` and ``limits`` of each table);
     ``clock`` returns Unix seconds (tests may fix it); ``max_tables`` and
     ``only_configured_tables`` bound the tables that writes may create (``ROADS_MAX_TABLES``,
     ``ROADS_ONLY_CONFIGURED_TABLES``; :meth:`write`). Construction loads every stored event
     and publishes every table and the lobby. Raises :class:`web.settings.ConfigError` for a
-    configured variant that is not a preset.
+    configured variant that is not a preset or bad configured limits.
     """
 
     def __init__(self, store: Store, *, tables: Mapping[str, Mapping[str, Any]] | None = None,
@@ -88,7 +90,10 @@ class Service:
                     get_variant(variant_id)
                 except ValueError as e:
                     raise ConfigError(f"ROADS_TABLES[{table_id!r}].variant: {e}") from None
-            self.views.add_configured(table_id, cfg.get("name"), variant_id)
+            try:
+                self.views.add_configured(table_id, cfg.get("name"), variant_id, cfg.get("limits"))
+            except TableError as e:
+                raise ConfigError(f"ROADS_TABLES[{table_id!r}].{e.field or 'limits'}: {e}") from None
         self._load()
         self.store.start(self.apply_external)
 
@@ -194,7 +199,7 @@ class Service:
                         raise
                     outcome = t.table.decide(write, self.clock)
                 if isinstance(outcome, Unchanged):
-                    return Ack(False, self.views.ack(t, "unchanged", outcome.shoe, outcome.round))
+                    return Ack(False, self.views.ack(t, "unchanged", write, outcome.shoe, outcome.round))
                 try:
                     self.store.append(outcome)
                 except SeqTaken:
@@ -207,7 +212,7 @@ class Service:
                 if new_table:
                     self.views.add_to_order(t.id)
                 self.views.refresh(t)
-                return Ack(True, self.views.ack(t, "recorded", outcome.shoe, outcome.round))
+                return Ack(True, self.views.ack(t, "recorded", write, outcome.shoe, outcome.round))
         raise Unavailable(f"table {table_id!r} is being written by other processes; try again")
 
     @staticmethod

@@ -23,9 +23,10 @@ import collections
 import json
 import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Mapping
 
 from roads.errors import UnknownShoe, UnknownTable
+from roads.live import SetState
 from roads.shoe_roads import ShoeRoads
 from roads.snapshot import build_snapshot
 from roads.table import ShoeRecord, Table
@@ -35,6 +36,12 @@ from web.hub import Hub
 PAST_SHOE_CACHE = 64
 """Snapshots of past shoes kept in memory (LRU, per service); older ones are rebuilt on demand
 by replaying the shoe's recorded operations."""
+
+
+def state_json(table: Table) -> dict[str, Any]:
+    """The table's state for readers: ``{"state", "since", "closes_at", "dealer", "limits"}``
+    (:meth:`roads.live.TableStatus.to_json`, configured limits unless the feed set others)."""
+    return table.status.to_json(table.limits)
 
 
 def encode(obj: Any) -> bytes:
@@ -57,12 +64,13 @@ class TableSlot:
     """One known table: its record (``table``), the lock its writers and record readers hold,
     its display name, whether it is configured, and its current :class:`TableView`."""
 
-    def __init__(self, table_id: str, name: str | None, variant_id: str | None, configured: bool) -> None:
+    def __init__(self, table_id: str, name: str | None, variant_id: str | None, configured: bool,
+                 limits: Mapping[str, Any] | None = None) -> None:
         self.id = table_id
         self.name = name or table_id
         self.configured = configured
         self.lock = threading.Lock()
-        self.table = Table(table_id, variant_id)
+        self.table = Table(table_id, variant_id, limits=limits)
         self.view: TableView | None = None
 
     @property
@@ -86,9 +94,11 @@ class Views:
         self._past_lock = threading.Lock()
 
     # ------------------------------------------------------------------ the tables
-    def add_configured(self, table_id: str, name: str | None, variant_id: str | None) -> None:
-        """Register a configured table (before loading), at the end of the configured ones."""
-        self.slots[table_id] = TableSlot(table_id, name, variant_id, configured=True)
+    def add_configured(self, table_id: str, name: str | None, variant_id: str | None,
+                       limits: Mapping[str, Any] | None = None) -> None:
+        """Register a configured table (before loading), at the end of the configured ones.
+        Raises the :mod:`roads.errors` error of bad ``limits``."""
+        self.slots[table_id] = TableSlot(table_id, name, variant_id, configured=True, limits=limits)
         self.order.append(table_id)
 
     def slot(self, table_id: str) -> TableSlot:
@@ -213,18 +223,24 @@ class Views:
             return [r.export(shoe) for r in self._shoe(t, shoe).rounds]
 
     @staticmethod
-    def ack(t: TableSlot, status: str, shoe: int, round_no: int | None = None) -> dict[str, Any]:
+    def ack(t: TableSlot, status: str, write: Any, shoe: int, round_no: int | None = None) -> dict[str, Any]:
         """The response body of a write: ``{"status", "table", "version", "shoe"}`` plus, for a
-        round, ``"round"``, its ``"result"`` and ``"void"`` as stored now (caller holds the lock)."""
+        round, ``"round"``, its ``"result"`` and ``"void"`` as stored now, or ``"in_progress"``
+        while it is dealt card by card; for a table state, ``{"status", "table", "version",
+        "state"}`` (caller holds the lock)."""
         table = t.table
+        if isinstance(write, SetState):
+            return {"status": status, "table": t.id, "version": table.seq, "state": state_json(table)}
         body: dict[str, Any] = {"status": status, "table": t.id, "version": table.seq, "shoe": shoe}
         if round_no is not None:
             body["round"] = round_no
             s = table.shoes.get(shoe)
             stored = s.round(round_no) if s is not None else None
             if stored is not None:
-                body["result"] = stored.result.to_json()
+                body["result"] = None if stored.result is None else stored.result.to_json()
                 body["void"] = stored.void_json()
+            elif s is not None and s.in_progress is not None and s.in_progress.number == round_no:
+                body["in_progress"] = s.in_progress.to_json()
         return body
 
     # ------------------------------------------------------------------ building and publishing
@@ -237,6 +253,11 @@ class Views:
             snap = build_snapshot(table=t.id, shoe=s.number, version=version, roads=roads, variant=s.variant)
         snap["name"] = t.name
         snap["live"] = live
+        if live:  # keys only when there is something to say: result-only feeds keep their bytes
+            if s is not None and s.in_progress is not None:
+                snap["in_progress"] = s.in_progress.to_json()
+            if not t.table.status.blank or t.table.limits is not None:
+                snap["state"] = state_json(t.table)
         return snap
 
     def refresh(self, t: TableSlot, *, publish_lobby: bool = True) -> None:
@@ -257,6 +278,9 @@ class Views:
             "version": table.seq,
             "big_road": snap.get("big_road"),
         }
+        for key in ("in_progress", "state"):
+            if key in snap:
+                entry[key] = snap[key]
         view = TableView(table.seq, snap, encode(snap), entry, encode(entry))
         t.view = view
         self.hub.publish(f"table:{t.id}", view.version, view.json)

@@ -115,12 +115,18 @@ DOMAIN_STATUS: dict[type[domain.TableError], int] = {
     domain.ShoeConflict: 409,
     domain.AlreadyVoided: 409,
     domain.RoundVoided: 409,
+    domain.RoundInProgress: 409,
+    domain.CardConflict: 409,
+    domain.CardGap: 409,
     # well formed, but against the rules of the game
     domain.TableauViolation: 422,
     domain.ResultContradiction: 422,
     domain.TooManyCopies: 422,
     domain.BurnCount: 422,
     domain.UnknownVariant: 422,
+    domain.DealOrder: 422,
+    domain.BadTableState: 422,
+    domain.UnknownBet: 422,
     # names what the record does not have
     domain.UnknownTable: 404,
     domain.UnknownShoe: 404,

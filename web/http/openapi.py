@@ -21,7 +21,7 @@ from pydantic.json_schema import models_json_schema
 
 from roads.ids import TABLE_ID_PATTERN
 from roads.variants import PRESETS
-from web.http import openapi_pages, responses, schemas
+from web.http import openapi_pages, responses, schemas, schemas_live
 
 SNAPSHOT_SCHEMA = Path(__file__).resolve().parents[2] / "roads" / "schema" / "snapshot.schema.json"
 """The road helper's JSON Schema of a snapshot, embedded as ``components.schemas.Snapshot``."""
@@ -99,6 +99,9 @@ _SHOE_NO = {"name": "shoe", "in": "path", "required": True,
 _ROUND_NO = {"name": "round", "in": "path", "required": True,
              "schema": {"type": "integer", "minimum": 1, "maximum": schemas.MAX_ROUND},
              "description": "round number within the shoe (1-based)"}
+_DEAL_SHOE_NO = {**_SHOE_NO, "schema": {"type": "integer", "minimum": 1, "maximum": schemas.MAX_SHOE}}
+_DEAL_ROUND_NO = {**_ROUND_NO, "schema": {"type": "integer", "minimum": 1, "maximum": schemas.MAX_ROUND}}
+"""A card is dealt only into a real shoe and round number (400 ``invalid_value`` otherwise)."""
 _ETAG = {"name": "If-None-Match", "in": "header", "required": False, "schema": {"type": "string"},
          "description": "an ETag from an earlier answer: 304 when the snapshot has not changed"}
 _WRITE = [{"feedToken": []}]
@@ -180,6 +183,27 @@ def _paths() -> dict[str, Any]:
                               **_errors(*_WRITE_ERRORS, 404)},
             }
         },
+        "/api/tables/{table_id}/shoes/{shoe}/rounds/{round}/cards": {
+            "post": {
+                "operationId": "postCards", "tags": ["feed"], "summary": "Cards of a round dealt card by card",
+                "description": "Cards in deal order from a 1-based position (P, B, P, B, then third cards as the "
+                               "tableau deals them). Card k again is a no-op; another card at k is a 409 naming the "
+                               "stored card; the card that completes the round records it as if posted whole.",
+                "security": _WRITE, "parameters": [_TABLE_ID, _DEAL_SHOE_NO, _DEAL_ROUND_NO],
+                "requestBody": _json_body("CardsIn", "the cards"),
+                "responses": {"201": _resp("recorded (ack with in_progress, or with result once complete)", "Ack"),
+                              "200": _resp("already stored: nothing changed", "Ack"), **_errors(*_WRITE_ERRORS, 404)},
+            }
+        },
+        "/api/tables/{table_id}/state": {
+            "post": {
+                "operationId": "postState", "tags": ["feed"], "summary": "The table's state, dealer and limits",
+                "security": _WRITE, "parameters": [_TABLE_ID],
+                "requestBody": _json_body("StateIn", "what changed (fields left out stay as they are)"),
+                "responses": {"201": _resp("recorded", "StateAck"), "200": _resp("nothing changed", "StateAck"),
+                              **_errors(*_WRITE_ERRORS)},
+            }
+        },
         "/api/openapi.json": {
             "get": {
                 "operationId": "openapi", "tags": ["read"], "summary": "This document",
@@ -192,7 +216,7 @@ def _paths() -> dict[str, Any]:
 def _components() -> dict[str, Any]:
     """Every schema of the document: request models, answer models, the snapshot."""
     requests = [schemas.CardRoundIn, schemas.ResultRoundIn, schemas.CardCorrectionIn, schemas.ResultCorrectionIn,
-                schemas.ShoeIn, schemas.VoidIn]
+                schemas.ShoeIn, schemas.VoidIn, schemas_live.CardsIn, schemas_live.StateIn]
     answers = list(responses.MODELS.values())
     _, defs = models_json_schema([(m, "validation") for m in requests + answers], ref_template=REF + "{model}")
     components = dict(defs.get("$defs", {}))

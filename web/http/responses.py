@@ -103,6 +103,18 @@ class AckOut(_Out):
     """Round writes only: the round as stored now."""
     void: VoidOut | None = None
     """Round writes only: the round's void, ``null`` when it counts."""
+    in_progress: Annotated[dict[str, Any] | None, WithJsonSchema({"$ref": f"{SNAPSHOT_REF}/properties/in_progress"})] = None
+    """Card-by-card writes of an unfinished round: the round in progress (the snapshot's key)."""
+
+
+class StateAckOut(_Out):
+    """The answer to a table-state write (``POST /api/tables/<table_id>/state``)."""
+
+    status: Literal["recorded", "unchanged"]
+    table: str
+    version: int = Field(ge=0)
+    state: Annotated[dict[str, Any], WithJsonSchema({"$ref": f"{SNAPSHOT_REF}/properties/state"})]
+    """The table's state now (the snapshot's ``state`` key)."""
 
 
 class TableSummaryOut(_Out):
@@ -196,6 +208,7 @@ class RoundExportOut(_Out):
 MODELS: dict[str, type[BaseModel]] = {
     "Error": ErrorOut,
     "Ack": AckOut,
+    "StateAck": StateAckOut,
     "TableList": TableListOut,
     "ShoeList": ShoeListOut,
     "RoundExport": RoundExportOut,
