@@ -103,7 +103,8 @@ class AckOut(_Out):
     """Round writes only: the round as stored now."""
     void: VoidOut | None = None
     """Round writes only: the round's void, ``null`` when it counts."""
-    in_progress: Annotated[dict[str, Any] | None, WithJsonSchema({"$ref": f"{SNAPSHOT_REF}/properties/in_progress"})] = None
+    in_progress: Annotated[dict[str, Any] | None, WithJsonSchema(
+        {"anyOf": [{"$ref": f"{SNAPSHOT_REF}/properties/in_progress"}, {"type": "null"}]})] = None
     """Card-by-card writes of an unfinished round: the round in progress (the snapshot's key)."""
 
 
@@ -113,7 +114,7 @@ class StateAckOut(_Out):
     status: Literal["recorded", "unchanged"]
     table: str
     version: int = Field(ge=0)
-    state: Annotated[dict[str, Any], WithJsonSchema({"$ref": f"{SNAPSHOT_REF}/properties/state"})]
+    state: Annotated[dict[str, Any], WithJsonSchema({"allOf": [{"$ref": f"{SNAPSHOT_REF}/properties/state"}]})]
     """The table's state now (the snapshot's ``state`` key)."""
 
 
