@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Mapping
 from urllib.parse import quote
 
+from roads import bounded_json
 from roads.cards import Card, CardError
 from roads.shoe import Shoe
 
@@ -61,6 +62,9 @@ CUT_CARD_RANGE: tuple[int, int] = (14, 52)
 """Inclusive range, in cards from the back of the shoe, from which a simulated dealer
 places the cut card when no fixed position is given (between about a quarter of a deck
 and one deck: an 8-deck shoe then lasts about 70-80 rounds)."""
+
+MAX_LINE_CHARS = 64 * 1024
+"""Longest feed-file line accepted, in characters (a round message is about 120)."""
 
 _SHOE_FIELDS = {"shoe", "burn", "cut_card_position", "variant"}
 _ROUND_FIELDS = {"shoe", "round", "player", "banker", "result", "burn", "cut_card"}
@@ -235,14 +239,17 @@ def parse_feed_line(text: str, line_number: int) -> dict[str, Any]:
     the message (the service, or :class:`roads.outcome.RoundResult`). Raises :class:`FeedLineError` naming
     ``line_number``, e.g. for a line cut short (``"line 7: not valid JSON ..."``).
     """
+    if len(text) > MAX_LINE_CHARS:
+        raise FeedLineError(line_number, f"line of {len(text)} characters; a feed message has at most "
+                                         f"{MAX_LINE_CHARS}")
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
+        data = bounded_json.loads(text)
+    except bounded_json.JsonInputError as exc:
         snippet = text.strip()
         if len(snippet) > 60:
             snippet = snippet[:57] + "..."
-        raise FeedLineError(line_number, f"not valid JSON (truncated or malformed line?): {exc.msg} "
-                                         f"at column {exc.colno}: {snippet!r}") from None
+        raise FeedLineError(line_number, f"not valid JSON (truncated or malformed line?): {exc}: {snippet!r}",
+                            exc.field) from None
     if not isinstance(data, dict):
         raise FeedLineError(line_number, f"a feed message must be a JSON object, got {text.strip()[:60]!r}")
     kind = data.get("type")

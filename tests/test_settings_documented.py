@@ -20,13 +20,15 @@ def documented_rows():
 
 
 def shown_default(value):
-    """A default as docs/api.md writes it: ``unset``, `` `./data` ``, `` `2` ``."""
+    """A default as docs/api.md writes it: ``unset``, `` `./data` ``, `` `2` ``, `` `a,b` ``."""
     if value is None:
         return "unset"
     if isinstance(value, Path) and not value.is_absolute():
         return f"`./{value}`"
     if isinstance(value, float):
         return f"`{value:g}`"
+    if isinstance(value, tuple):
+        return f"`{','.join(value)}`"
     return f"`{value}`"
 
 

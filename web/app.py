@@ -18,16 +18,20 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     store that cannot be opened.
     """
     # Imported here, not at the top: ``web`` (and so ``roads --help``) stays free of pydantic,
-    # Pillow, flask-sock and the store until an app is built.
+    # Pillow, simple-websocket and the store until an app is built.
     from web import settings
 
     app = Flask(__name__, static_folder=str(STATIC_DIR), static_url_path="/static")
     settings.init_app(app, test_config)
 
     from web import service
+    from web.http import converters
     from web.http import errors
+    from web.http import security
 
+    converters.init_app(app)
     errors.init_app(app)
+    security.init_app(app)
     service.init_app(app)
 
     from web.http import api

@@ -19,17 +19,20 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Annotated, Any, Mapping
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import Flask, current_app
 from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from roads.good_roads import DEFAULT_GOOD_ROADS
 from roads.ids import TABLE_ID_RE, TABLE_ID_RULE, is_table_id
 
-__all__ = ["ConfigError", "EXTENSION", "PREFIX", "Settings", "TABLE_ID_RE", "get_settings", "init_app",
-           "table_configs"]
+__all__ = ["ConfigError", "DEFAULT_PATTERNS", "EXTENSION", "GOOD_ROAD_IDS", "PREFIX", "SCREEN_KEYS", "Settings",
+           "TABLE_ID_RE", "get_settings", "good_road_ids", "init_app", "screen_configs", "table_configs"]
 
 PREFIX = "ROADS_"
 """Prefix of every setting's environment variable."""
@@ -38,6 +41,20 @@ EXTENSION = "roads.settings"
 """The ``app.extensions`` key of the app's :class:`Settings` (keys are ``"roads.<what>"``)."""
 
 TableConfigs = dict[str, dict[str, str | None]]
+ScreenConfigs = dict[str, dict[str, Any]]
+
+GOOD_ROAD_IDS: tuple[str, ...] = tuple(g.id for g in DEFAULT_GOOD_ROADS)
+"""Good-road pattern ids a board may highlight (:data:`roads.good_roads.DEFAULT_GOOD_ROADS`)."""
+
+DEFAULT_PATTERNS: tuple[str, ...] = ("long_banker", "long_player", "ping_pong")
+"""Default of ``ROADS_GOOD_ROADS``: the two long streaks and the ping-pong."""
+
+SCREEN_KEYS: dict[str, type] = {
+    "tables": list, "per_page": int, "rotate_s": int, "lang": str, "theme": str, "good": list, "bead": str,
+    "title": str}
+"""Keys a named screen may set (``ROADS_SCREENS``) and the JSON type of each."""
+
+_JSON_TYPE = {list: "array", int: "integer", str: "string"}
 
 
 class ConfigError(ValueError):
@@ -121,7 +138,7 @@ class Settings(BaseSettings):
     ws_ping_s: float = _field(
         25.0, "seconds",
         "WebSocket protocol ping interval; a client that has not answered the previous ping is closed. "
-        "0 disables. Becomes flask-sock's `SOCK_SERVER_OPTIONS['ping_interval']` unless that is set.",
+        "0 disables. Becomes `SOCK_SERVER_OPTIONS['ping_interval']` (`web.http.handshake`) unless that is set.",
         ge=0, le=3600)
     ws_max_message_bytes: int = _field(4096, "bytes", "Largest frame accepted from a WebSocket client.",
                                        ge=16, le=1024 * 1024)
@@ -135,19 +152,58 @@ class Settings(BaseSettings):
         "Where pages subscribe to live frames, ending in `/` (e.g. `/push/` for nginx + nchan on the same "
         "host, or `wss://push.example.com/push/`): pages connect to `<prefix>tables/<id>` or "
         "`<prefix>lobby` and resync from `<prefix>full/...`. Unset: the service's own `/ws/...` routes.")
+    embed_origins: str = _field(
+        "*", "origins, space- or comma-separated",
+        "Sites that may put `/embed/<table>` in an `<iframe>` (`Content-Security-Policy: frame-ancestors`): "
+        "`*` (any), `'self'`, or origins such as `https://lobby.example.com` or `https://*.example.com`; no "
+        "other page may be framed (`web.http.security`).")
+    max_tables: int = _field(
+        500, "tables",
+        "Most tables the service keeps; a feed write that would create one more is refused with 403 "
+        "`too_many_tables` and stores nothing (every lobby page and lobby frame carries every table).",
+        ge=1, le=100_000)
+    only_configured_tables: bool = _field(
+        False, "true/false",
+        "`true`: only the tables listed in `ROADS_TABLES` may be written; a write to another id is "
+        "refused with 403 `table_not_allowed` and stores nothing.")
     font_dir: Path | None = _field(
         None, "directory",
         "Extra font folder searched before the bundled `static/fonts` for PNG text (read from the "
         "environment by `web.render.fonts`, for every app of the process).")
 
+    venue_tz: str = _field(
+        "UTC", "IANA time zone",
+        "Time zone of the venue (`Asia/Bangkok`): every board, screen and PNG shows the time of the "
+        "last result, and the offline band its time, in it.")
+    stale_s: float = _field(
+        300.0, "seconds",
+        "A PNG of a table whose feed has been silent longer than this says so on the image (roads "
+        "dimmed, \"No new result since hh:mm:ss\").", ge=1, le=7 * 24 * 3600,
+        kind="a number of seconds", allowed="seconds in [1, 604800]")
+    good_roads: Annotated[tuple[str, ...], NoDecode] = _field(
+        DEFAULT_PATTERNS, "comma-separated pattern ids",
+        "Good-road patterns (`roads.good_roads`) boards and screens highlight unless the page or "
+        "screen chooses (`?good=`); `none` for none.")
+    screens: Annotated[ScreenConfigs, NoDecode] = Field(
+        None, validate_default=True, json_schema_extra={"unit": "JSON or file path"},
+        description="Named lobby screens for `/screens/<name>`: a JSON object (or the path of a file "
+        'holding one) `{"lobby-east": {"tables": ["T1", "T2"], "per_page": 6, "rotate_s": 15, '
+        '"lang": "th", "theme": "dark", "good": ["long_banker"], "bead": "letters", "title": "East"}}`, '
+        "every key optional. Parsed by `screen_configs`.")
+
     @field_validator("port", "max_body_bytes", "redis_timeout_s", "png_cache_entries", "png_cache_bytes",
                      "png_max_age_s", "png_past_max_age_s", "ws_keepalive_s", "ws_ping_s",
-                     "ws_max_message_bytes", mode="before")
+                     "ws_max_message_bytes", "max_tables", "stale_s", mode="before")
     @classmethod
     def _no_booleans(cls, value: Any) -> Any:
         if isinstance(value, bool):
             raise _NotANumber("a boolean is not a number")
         return value
+
+    @field_validator("embed_origins")
+    @classmethod
+    def _origins(cls, value: str) -> str:
+        return " ".join(embed_origin_list(value))
 
     @field_validator("tables", mode="before")
     @classmethod
@@ -166,6 +222,25 @@ class Settings(BaseSettings):
     def _push_prefix(cls, value: str | None) -> str | None:
         if value is not None and not (value.startswith(("/", "ws://", "wss://")) and value.endswith("/")):
             raise ValueError("must be a path or ws(s):// URL ending in '/'")
+        return value
+
+    @field_validator("screens", mode="before")
+    @classmethod
+    def _parse_screens(cls, value: Any) -> ScreenConfigs:
+        return screen_configs(value)
+
+    @field_validator("good_roads", mode="before")
+    @classmethod
+    def _parse_good_roads(cls, value: Any) -> tuple[str, ...]:
+        return good_road_ids(value)
+
+    @field_validator("venue_tz")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError("is not an IANA time zone name (like Asia/Bangkok or UTC)") from None
         return value
 
     @field_validator("redis_prefix")
@@ -248,6 +323,24 @@ def get_settings(app: Flask | None = None) -> Settings:
     return (app or current_app).extensions[EXTENSION]
 
 
+_ORIGIN_RE = re.compile(r"https?://(\*\.)?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*"
+                        r"(:[0-9]{1,5})?")
+
+
+def embed_origin_list(value: str) -> list[str]:
+    """``ROADS_EMBED_ORIGINS`` as a list of CSP source expressions (``"*"``, ``"'self'"``,
+    ``"https://host[:port]"`` with an optional leading ``*.`` in the host), split at spaces and
+    commas. Raises :class:`ConfigError` naming the setting for an empty list or another entry."""
+    items = [i for i in re.split(r"[\s,]+", value.strip()) if i]
+    if not items:
+        raise ConfigError(f"ROADS_EMBED_ORIGINS must list at least one origin or '*', got {value!r}")
+    for item in items:
+        if item not in ("*", "'self'") and not _ORIGIN_RE.fullmatch(item):
+            raise ConfigError(f"ROADS_EMBED_ORIGINS: {item!r} is not '*', 'self' or an origin such as "
+                              "https://lobby.example.com")
+    return items
+
+
 def table_configs(value: Any) -> TableConfigs:
     """Parse ``ROADS_TABLES`` into ``{table_id: {"name": str | None, "variant": str | None}}``.
 
@@ -299,4 +392,62 @@ def table_configs(value: Any) -> TableConfigs:
         if table_id in out:
             raise ConfigError(f"ROADS_TABLES: table id {table_id!r} appears twice")
         out[table_id] = {"name": entry.get("name"), "variant": entry.get("variant")}
+    return out
+
+
+def good_road_ids(value: Any) -> tuple[str, ...]:
+    """Parse ``ROADS_GOOD_ROADS``: ``"long_banker,ping_pong"`` (or a list) -> the ids in order,
+    duplicates dropped; ``"none"`` or empty -> ``()``. Raises :class:`ConfigError` naming an id
+    that is not one of :data:`GOOD_ROAD_IDS`."""
+    if value is None:
+        return ()
+    names = [str(n).strip() for n in (value.split(",") if isinstance(value, str) else value)]
+    names = [n for n in names if n]
+    if names == ["none"]:
+        return ()
+    for n in names:
+        if n not in GOOD_ROAD_IDS:
+            raise ConfigError(f"ROADS_GOOD_ROADS: unknown pattern {n!r} (known: {', '.join(GOOD_ROAD_IDS)}, or none)")
+    return tuple(dict.fromkeys(names))
+
+
+def screen_configs(value: Any) -> ScreenConfigs:
+    """Parse ``ROADS_SCREENS`` into ``{name: {key: value}}`` (keys of :data:`SCREEN_KEYS`).
+
+    ``value`` is ``None`` (no screens), JSON text, a path of a JSON file, or the parsed object.
+    Raises :class:`ConfigError` naming the screen and key for an unknown key or a value of the
+    wrong JSON type; the values themselves (table ids, ranges, languages) are checked when a
+    screen is shown, exactly as the same options in a lobby URL are.
+    """
+    if value is None or value == "":
+        return {}
+    data = value
+    if isinstance(value, (str, os.PathLike)):
+        text = str(value).strip()
+        if not text.startswith(("{", "[")):
+            try:
+                text = Path(text).read_text(encoding="utf-8")
+            except OSError as e:
+                raise ConfigError(f"ROADS_SCREENS: cannot read file {str(value)!r}: {e.strerror}") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ConfigError(f"ROADS_SCREENS: not valid JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
+    if not isinstance(data, Mapping):
+        raise ConfigError(f"ROADS_SCREENS: expected a JSON object of screens, got {data!r}")
+    out: ScreenConfigs = {}
+    for name, screen in data.items():
+        if not isinstance(name, str) or not is_table_id(name):
+            raise ConfigError(f"ROADS_SCREENS: screen name {name!r} is not {TABLE_ID_RULE}")
+        if not isinstance(screen, Mapping):
+            raise ConfigError(f"ROADS_SCREENS[{name!r}]: expected an object, got {screen!r}")
+        unknown = set(screen) - set(SCREEN_KEYS)
+        if unknown:
+            raise ConfigError(f"ROADS_SCREENS[{name!r}]: unknown key(s) {sorted(unknown)!r} "
+                              f"(allowed: {', '.join(SCREEN_KEYS)})")
+        for key, v in screen.items():
+            kind = SCREEN_KEYS[key]
+            if v is not None and (isinstance(v, bool) or not isinstance(v, kind)):
+                raise ConfigError(f"ROADS_SCREENS[{name!r}].{key} must be a JSON {_JSON_TYPE[kind]}, got {v!r}")
+        out[name] = {k: v for k, v in screen.items() if v is not None}
     return out

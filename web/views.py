@@ -15,9 +15,9 @@ Snapshot reads (``snapshot``, ``snapshot_json``, ``table``, ``list_tables``, ``l
 the API, pages, PNG and WebSocket hot paths) never take a table lock: they read the table's
 latest immutable view. Shoe listings, exports and the rebuild of a past shoe's snapshot read
 the record, so they hold the table's lock while they copy it out. Returned dicts are shared:
-do not mutate them. An unknown table or shoe raises :class:`web.http.errors.NotFound`
-(``unknown_table`` / ``unknown_shoe``: :class:`roads.errors.UnknownTable` /
-:class:`roads.errors.UnknownShoe` through :func:`web.http.errors.from_domain_error`).
+do not mutate them. An unknown table or shoe raises :class:`roads.errors.UnknownTable` /
+:class:`roads.errors.UnknownShoe` (the HTTP edge answers 404 ``unknown_table`` /
+``unknown_shoe``, ``web.http.errors``).
 """
 
 from __future__ import annotations
@@ -26,21 +26,27 @@ import collections
 import json
 import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Mapping
 
 import orjson
 
-from roads.errors import UnknownShoe, UnknownTable
+from roads.errors import UnknownTable
+from roads.live import SetState
 from roads.shoe_roads import ShoeRoads
 from roads.snapshot import build_snapshot
 from roads.table import ShoeRecord, Table
 from web.delta import diff
-from web.http.errors import from_domain_error
 from web.hub import Hub
 
 PAST_SHOE_CACHE = 64
 """Snapshots of past shoes kept in memory (LRU, per service); older ones are rebuilt on demand
 by replaying the shoe's recorded operations."""
+
+
+def state_json(table: Table) -> dict[str, Any]:
+    """The table's state for readers: ``{"state", "since", "closes_at", "dealer", "limits"}``
+    (:meth:`roads.live.TableStatus.to_json`, configured limits unless the feed set others)."""
+    return table.status.to_json(table.limits)
 
 
 def encode(obj: Any) -> bytes:
@@ -76,12 +82,13 @@ class TableSlot:
     """One known table: its record (``table``), the lock its writers and record readers hold,
     its display name, whether it is configured, and its current :class:`TableView`."""
 
-    def __init__(self, table_id: str, name: str | None, variant_id: str | None, configured: bool) -> None:
+    def __init__(self, table_id: str, name: str | None, variant_id: str | None, configured: bool,
+                 limits: Mapping[str, Any] | None = None) -> None:
         self.id = table_id
         self.name = name or table_id
         self.configured = configured
         self.lock = threading.Lock()
-        self.table = Table(table_id, variant_id)
+        self.table = Table(table_id, variant_id, limits=limits)
         self.view: TableView | None = None
 
     @property
@@ -110,9 +117,11 @@ class Views:
         self._past_lock = threading.Lock()
 
     # ------------------------------------------------------------------ the tables
-    def add_configured(self, table_id: str, name: str | None, variant_id: str | None) -> None:
-        """Register a configured table (before loading), at the end of the configured ones."""
-        self.slots[table_id] = TableSlot(table_id, name, variant_id, configured=True)
+    def add_configured(self, table_id: str, name: str | None, variant_id: str | None,
+                       limits: Mapping[str, Any] | None = None) -> None:
+        """Register a configured table (before loading), at the end of the configured ones.
+        Raises the :mod:`roads.errors` error of bad ``limits``."""
+        self.slots[table_id] = TableSlot(table_id, name, variant_id, configured=True, limits=limits)
         self.order.append(table_id)
 
     def slot(self, table_id: str) -> TableSlot:
@@ -141,24 +150,21 @@ class Views:
             self._lobby_stale = True
 
     def visible(self, table_id: str) -> TableSlot:
-        """The slot of a visible table; raises :class:`web.http.errors.NotFound` (``unknown_table``)."""
+        """The slot of a visible table; raises :class:`roads.errors.UnknownTable`."""
         t = self.slots.get(table_id)
         if t is None or not t.visible or t.view is None:
-            raise from_domain_error(UnknownTable(f"no table {table_id!r}", field="table_id"))
+            raise UnknownTable(f"no table {table_id!r}", field="table_id")
         return t
 
     @staticmethod
     def _shoe(t: TableSlot, number: int) -> ShoeRecord:
-        """Shoe ``number`` of ``t``; raises :class:`web.http.errors.NotFound` (``unknown_shoe``)."""
-        try:
-            return t.table.shoe(number)
-        except UnknownShoe as e:
-            raise from_domain_error(e) from None
+        """Shoe ``number`` of ``t``; raises :class:`roads.errors.UnknownShoe`."""
+        return t.table.shoe(number)
 
     # ------------------------------------------------------------------ reads
     def table(self, table_id: str) -> dict[str, Any]:
         """``{"id", "name", "variant": {"id", "name"}}`` (the current shoe's variant, else the
-        configured one). Raises :class:`web.http.errors.NotFound`."""
+        configured one). Raises :class:`roads.errors.UnknownTable` / :class:`roads.errors.UnknownShoe`."""
         t = self.visible(table_id)
         v = t.view.lobby_entry["variant"]  # type: ignore[union-attr]
         return {"id": t.id, "name": t.name, "variant": v}
@@ -183,7 +189,7 @@ class Views:
 
     def snapshot(self, table_id: str, shoe: int | None = None) -> dict[str, Any]:
         """The snapshot dict (``roads.snapshot`` shape plus ``name`` and ``live``) of the current
-        shoe (``shoe`` None) or of shoe ``shoe``. Raises :class:`web.http.errors.NotFound`."""
+        shoe (``shoe`` None) or of shoe ``shoe``. Raises :class:`roads.errors.UnknownTable` / :class:`roads.errors.UnknownShoe`."""
         return self._snapshot(table_id, shoe)[1]
 
     def snapshot_json(self, table_id: str, shoe: int | None = None) -> tuple[int, bytes]:
@@ -221,14 +227,14 @@ class Views:
 
     def shoes(self, table_id: str) -> list[dict[str, Any]]:
         """Every shoe of the table, oldest first (:meth:`roads.table.ShoeRecord.summary` lines).
-        Raises :class:`web.http.errors.NotFound`."""
+        Raises :class:`roads.errors.UnknownTable` / :class:`roads.errors.UnknownShoe`."""
         t = self.visible(table_id)
         with t.lock:
             cur = t.table.current
             return [s.summary(s is cur) for _, s in sorted(t.table.shoes.items())]
 
     def shoe(self, table_id: str, shoe: int) -> dict[str, Any]:
-        """One line of :meth:`shoes`. Raises :class:`web.http.errors.NotFound`."""
+        """One line of :meth:`shoes`. Raises :class:`roads.errors.UnknownTable` / :class:`roads.errors.UnknownShoe`."""
         t = self.visible(table_id)
         with t.lock:
             s = self._shoe(t, shoe)
@@ -242,18 +248,24 @@ class Views:
             return [r.export(shoe) for r in self._shoe(t, shoe).rounds]
 
     @staticmethod
-    def ack(t: TableSlot, status: str, shoe: int, round_no: int | None = None) -> dict[str, Any]:
+    def ack(t: TableSlot, status: str, write: Any, shoe: int, round_no: int | None = None) -> dict[str, Any]:
         """The response body of a write: ``{"status", "table", "version", "shoe"}`` plus, for a
-        round, ``"round"``, its ``"result"`` and ``"void"`` as stored now (caller holds the lock)."""
+        round, ``"round"``, its ``"result"`` and ``"void"`` as stored now, or ``"in_progress"``
+        while it is dealt card by card; for a table state, ``{"status", "table", "version",
+        "state"}`` (caller holds the lock)."""
         table = t.table
+        if isinstance(write, SetState):
+            return {"status": status, "table": t.id, "version": table.seq, "state": state_json(table)}
         body: dict[str, Any] = {"status": status, "table": t.id, "version": table.seq, "shoe": shoe}
         if round_no is not None:
             body["round"] = round_no
             s = table.shoes.get(shoe)
             stored = s.round(round_no) if s is not None else None
             if stored is not None:
-                body["result"] = stored.result.to_json()
+                body["result"] = None if stored.result is None else stored.result.to_json()
                 body["void"] = stored.void_json()
+            elif s is not None and s.in_progress is not None and s.in_progress.number == round_no:
+                body["in_progress"] = s.in_progress.to_json()
         return body
 
     # ------------------------------------------------------------------ building and publishing
@@ -266,6 +278,11 @@ class Views:
             snap = build_snapshot(table=t.id, shoe=s.number, version=version, roads=roads, variant=s.variant)
         snap["name"] = t.name
         snap["live"] = live
+        if live:  # keys only when there is something to say: result-only feeds keep their bytes
+            if s is not None and s.in_progress is not None:
+                snap["in_progress"] = s.in_progress.to_json()
+            if not t.table.status.blank or t.table.limits is not None:
+                snap["state"] = state_json(t.table)
         return snap
 
     def refresh(self, t: TableSlot, *, publish_lobby: bool = True) -> None:
@@ -286,6 +303,9 @@ class Views:
             "version": table.seq,
             "big_road": snap.get("big_road"),
         }
+        for key in ("in_progress", "state"):
+            if key in snap:
+                entry[key] = snap[key]
         view = TableView(table.seq, snap, encode(snap), entry, encode(entry))
         previous, t.view = t.view, view
         self.hub.publish(f"table:{t.id}", view.version, view.json, document=snap)

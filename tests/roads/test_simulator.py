@@ -298,3 +298,18 @@ def test_reading_stops_at_a_truncated_last_line_after_yielding_the_good_ones():
 
 def test_feed_line_error_is_a_value_error():
     assert issubclass(FeedLineError, ValueError)
+
+
+@pytest.mark.parametrize("line, words", [
+    ("[" * 1000 + "]" * 1000, "nested deeper than 32 levels"),
+    ('{"type":"shoe","table":"T1","shoe":' + "1" * 4301 + "}", "integer literal of 4301 characters"),
+    ('{"type":"shoe","table":"T1","shoe":1e999}', "too large to represent"),
+    ('{"type":"shoe","type":"shoe","table":"T1","shoe":1}', "key 'type' appears twice"),
+    ('{"type":"shoe","table":"\\ud800","shoe":1}', "unpaired surrogate"),
+    ('{"type":"shoe","table":"T1","shoe":1,"variant":"' + "v" * 70_000 + '"}', "line of 70050 characters"),
+])
+def test_hostile_lines_are_feed_line_errors_naming_the_line(line, words):
+    with pytest.raises(FeedLineError) as info:
+        parse_feed_line(line, 9)
+    assert str(info.value).startswith("line 9: ")
+    assert words in str(info.value)

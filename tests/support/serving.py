@@ -60,10 +60,12 @@ class ServeProcess:
 
     ``env`` adds environment variables (a ``None`` value removes one). Waits (bounded by
     ``timeout`` seconds) for the line that names the port; :attr:`port` and :attr:`base`
-    (``"127.0.0.1:<port>"``) tell where it listens. :meth:`kill` SIGKILLs it.
+    (``"127.0.0.1:<port>"``) tell where it listens; ``stderr_path`` keeps its standard error (the
+    request log) in that file. :meth:`kill` SIGKILLs it.
     """
 
-    def __init__(self, data_dir: Path, env: Mapping[str, str | None] | None = None, *, timeout: float = 30) -> None:
+    def __init__(self, data_dir: Path, env: Mapping[str, str | None] | None = None, *, timeout: float = 30,
+                 stderr_path: Path | None = None) -> None:
         full_env = {**os.environ, "ROADS_FEED_TOKEN": FEED_TOKEN, "PYTHONUNBUFFERED": "1"}
         for key, value in (env or {}).items():
             if value is None:
@@ -72,7 +74,8 @@ class ServeProcess:
                 full_env[key] = value
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "web.cli", "serve", "--host", "127.0.0.1", "--port", "0", "--data", str(data_dir)],
-            cwd=ROOT, env=full_env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+            cwd=ROOT, env=full_env, stdout=subprocess.PIPE, text=True,
+            stderr=subprocess.DEVNULL if stderr_path is None else stderr_path.open("w", encoding="utf-8"),
         )
         self.port = self._wait_for_port(timeout)
         self.base = f"127.0.0.1:{self.port}"

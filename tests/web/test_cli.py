@@ -486,3 +486,26 @@ def test_replay_waits_the_pace_between_messages_and_not_after_the_last(tmp_path,
     result = run("replay", str(path), "--url", fake_feed.url, "--token", FEED_TOKEN, "--pace", "0.25", "--no-progress")
     assert result.exit_code == 0, result.output
     assert slept == [0.25, 0.25]
+
+
+@pytest.mark.parametrize("bad, words", [
+    ("[" * 1000 + "]" * 1000, "nested deeper than 32 levels"),
+    ('{"type":"round","table":"T1","shoe":1,"round":' + "2" * 4301 + ',"player":["AS","2S"],"banker":["3S","4S"]}',
+     "integer literal of 4301 characters"),
+    ('{"type":"round","table":"T1","shoe":1,"round":2,"result":{"winner":"B","player_total":1e999}}',
+     "too large to represent"),
+])
+@pytest.mark.parametrize("command", ["replay", "render"])
+def test_a_hostile_line_exits_3_naming_the_line_without_a_traceback(tmp_path, fake_feed, command, bad, words):
+    path = small_feed(tmp_path, rounds=3)
+    path.write_text(path.read_text(encoding="utf-8") + bad + "\n", encoding="utf-8")
+    if command == "replay":
+        args = ["replay", str(path), "--url", fake_feed.url, "--token", FEED_TOKEN, "--no-progress"]
+    else:
+        args = ["render", str(path), "--shoe", "1", "--out", str(tmp_path / "b.png")]
+    result = CliRunner().invoke(main, args, prog_name="roads")  # exceptions caught: a traceback would show
+    assert result.exit_code == 3, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "line 5" in result.output and words in result.output
+    assert "Traceback" not in result.output
+    assert fake_feed.calls == 0

@@ -113,3 +113,44 @@ def test_a_bad_value_is_refused_naming_the_setting_and_quoting_the_value(key, va
 
     with pytest.raises(ConfigError, match=re.escape(message)):
         Settings.load({key: value})
+
+
+def test_display_settings_are_typed_fields_of_the_model(tmp_path, monkeypatch):
+    monkeypatch.setenv("ROADS_VENUE_TZ", "Asia/Bangkok")
+    monkeypatch.setenv("ROADS_STALE_S", "90")
+    monkeypatch.setenv("ROADS_GOOD_ROADS", "ping_pong, long_banker,ping_pong")
+    monkeypatch.setenv("ROADS_SCREENS", '{"east": {"tables": ["T2", "T1"], "per_page": 4, "good": []}}')
+    settings = config.Settings.load()
+    assert settings.venue_tz == "Asia/Bangkok" and settings.stale_s == 90.0
+    assert settings.good_roads == ("ping_pong", "long_banker")
+    assert settings.screens == {"east": {"tables": ["T2", "T1"], "per_page": 4, "good": []}}
+    assert config.Settings.load({"ROADS_GOOD_ROADS": "none"}).good_roads == ()
+
+
+def test_display_settings_defaults():
+    settings = config.Settings.load()
+    assert settings.venue_tz == "UTC" and settings.stale_s == 300.0 and settings.screens == {}
+    assert settings.good_roads == ("long_banker", "long_player", "ping_pong")
+
+
+def test_screens_setting_from_a_file(tmp_path):
+    path = tmp_path / "screens.json"
+    path.write_text(json.dumps({"west": {"lang": "th", "title": "ตะวันตก"}}), encoding="utf-8")
+    assert config.screen_configs(str(path)) == {"west": {"lang": "th", "title": "ตะวันตก"}}
+
+
+@pytest.mark.parametrize("key, value, words", [
+    ("ROADS_VENUE_TZ", "Mars/Olympus", "ROADS_VENUE_TZ is not an IANA time zone"),
+    ("ROADS_STALE_S", "0", "ROADS_STALE_S must be seconds in [1, 604800]"),
+    ("ROADS_STALE_S", "soon", "ROADS_STALE_S must be a number of seconds"),
+    ("ROADS_GOOD_ROADS", "long_banker,dragon", "unknown pattern 'dragon'"),
+    ("ROADS_SCREENS", '{"east": ', "ROADS_SCREENS: not valid JSON"),
+    ("ROADS_SCREENS", '["east"]', "expected a JSON object of screens"),
+    ("ROADS_SCREENS", '{"east": {"colour": "red"}}', "unknown key(s) ['colour']"),
+    ("ROADS_SCREENS", '{"east": {"per_page": "six"}}', "ROADS_SCREENS['east'].per_page must be a JSON integer"),
+    ("ROADS_SCREENS", '{"east": {"tables": "T1"}}', "tables must be a JSON array"),
+    ("ROADS_SCREENS", '{"bad name!": {}}', "screen name 'bad name!'"),
+])
+def test_bad_display_settings_stop_the_app_naming_the_setting(tmp_path, key, value, words):
+    with pytest.raises(ConfigError, match=re.escape(words)):
+        make_app(tmp_path / "d", **{key: value})

@@ -60,63 +60,70 @@ def test_root_redirects_to_the_lobby_keeping_the_query(client):
 def test_empty_lobby_says_there_are_no_tables(client):
     resp = client.get("/lobby")
     assert resp.status_code == 200
-    html = resp.get_data(as_text=True)
-    assert '<p class="no-tables" id="no-tables">No tables yet</p>' in html
-    assert boot_of(resp)["tables"] == []
+    model = boot_of(resp)["models"]["landscape"]
+    assert model["tiles"] == []
+    assert ["No tables yet"] == [i["t"] for p in model["panels"] if p["id"] == "note" for i in p["items"]]
 
 
-def test_lobby_carries_the_json_twin_data_and_the_tile_geometry(client, table_t1):
+def test_lobby_carries_one_model_per_orientation_with_a_tile_per_table(client, table_t1):
     resp = client.get("/lobby")
     boot = boot_of(resp)
-    twin = client.get("/api/tables").get_json()
-    assert boot["tables"] == twin["tables"]
-    assert boot["version"] == twin["version"]
-    assert [t["id"] for t in boot["tables"]] == ["T1"]
-    assert boot["tile"] == board_layout(480, 270, kind="tile")
-    # the shapes the wall may choose from (16:9, 2:1, 2.4:1), the default first
-    assert boot["tiles"] == [board_layout(w, h, kind="tile") for w, h in ((480, 270), (480, 240), (480, 200))]
-    assert boot["ws"] == "/ws/lobby"
-    assert boot["tableUrl"] == "/tables/{id}"
-    assert links(resp, "json") == ["/api/tables"]
-    assert 'class="theme-dark' in resp.get_data(as_text=True)  # the lobby wall defaults to dark
+    assert set(boot["models"]) == {"landscape", "portrait"}
+    land = boot["models"]["landscape"]
+    assert (land["kind"], land["w"], land["h"]) == ("lobby", 1920, 1080)
+    assert [t["id"] for t in land["tiles"]] == ["T1"]
+    tile = land["tiles"][0]["model"]
+    big = next(r for r in tile["roads"] if r["id"] == "big_road")
+    # hand-worked: Banker then Player: two big-road columns of one cell each, the Player newest
+    assert [(c["k"], c["c"], c.get("n", 0)) for c in big["cells"]] == [("0.0", "banker", 0), ("1.0", "player", 1)]
+    assert boot["ws"] == "/ws/lobby" and boot["modelUrl"].startswith("/lobby/model.json")
+    assert 'class="theme-dark' in resp.get_data(as_text=True)  # the lobby screen defaults to dark
 
 
-def test_lobby_links_keep_language_and_theme_for_the_tiles(client, table_t1):
+def test_lobby_speaks_the_chosen_language(client, table_t1):
     boot = boot_of(client.get("/lobby?lang=zh&theme=light"))
-    assert boot["query"] == "?lang=zh&theme=light"
-    assert boot["labels"]["winner.B"] == "庄"
+    tile = boot["models"]["landscape"]["tiles"][0]["model"]
+    words = [i["t"] for p in tile["panels"] for i in p["items"] if i["p"] == "t"]
+    assert "闲  " in words and "第 1 靴  ·  第 2 局" in words
+    assert tile["theme"] == "light"
 
 
 # ------------------------------------------------------------------ table board
-def test_table_page_embeds_the_snapshot_of_its_json_twin(client, table_t1):
+def test_table_page_embeds_the_board_model_of_its_json_twin(client, table_t1):
     resp = client.get("/tables/T1")
     assert resp.status_code == 200
     assert resp.mimetype == "text/html"
     boot = boot_of(resp)
-    assert boot["snapshot"] == client.get("/api/tables/T1").get_json()
+    assert boot["models"] == client.get("/tables/T1/model.json").get_json()["models"]
     assert boot["page"] == "table" and boot["live"] is True
     assert boot["ws"] == "/ws/tables/T1"
-    # Hand-worked: round 2 was a Player natural 9 against 7, in a new big-road column.
-    last = boot["snapshot"]["last"]
-    assert (last["round"], last["winner"], last["player_total"], last["banker_total"], last["natural"]) == (2, "P", 9, 7, True)
-    assert [(c["x"], c["y"]) for c in boot["snapshot"]["big_road"]["cells"]] == [(0, 0), (1, 0)]
-    assert [(b["x"], b["y"], b["winner"]) for b in boot["snapshot"]["bead_plate"]] == [(0, 0, "B"), (0, 1, "P")]
+    model = boot["models"]["landscape"]
+    roads = {r["id"]: r for r in model["roads"]}
+    # Hand-worked: round 1 Banker 7-3, round 2 a Player natural 9-7 in a new big-road column.
+    assert [(c["k"], c["m"], c["c"], c.get("t"), c.get("nat", 0), c.get("n", 0)) for c in roads["bead_plate"]["cells"]] == [
+        (1, "disc", "banker", "B", 0, 0), (2, "disc", "player", "P", 1, 1)]
+    assert [(c["k"], c["c"]) for c in roads["big_road"]["cells"]] == [("0.0", "banker"), ("1.0", "player")]
+    b = roads["bead_plate"]
+    assert (b["cells"][1]["x"], b["cells"][1]["y"]) == (b["x"], b["y"] + b["cell"])
+    words = [i["t"] for p in model["panels"] if p["id"] == "last_result" for i in p["items"]]
+    assert words[:1] == ["Player"] and "Player 9" in words and "Banker 7" in words
 
 
 def test_table_page_uses_the_shared_layout_for_both_orientations(client, table_t1):
     boot = boot_of(client.get("/tables/T1"))
-    assert boot["layouts"] == {
-        "landscape": board_layout(1920, 1080, kind="board"),
-        "portrait": board_layout(1080, 1920, kind="board"),
-    }
-    assert boot["layouts"]["landscape"]["orientation"] == "landscape"
-    assert boot["layouts"]["portrait"]["orientation"] == "portrait"
+    keys = ("x", "y", "cols", "rows", "cell")
+    for name, (w, h) in {"landscape": (1920, 1080), "portrait": (1080, 1920)}.items():
+        model = boot["models"][name]
+        regions = board_layout(w, h, kind="board")["regions"]
+        assert (model["w"], model["h"]) == (w, h)
+        for r in model["roads"]:
+            assert {k: r[k] for k in keys} == {k: regions[r["id"]][k] for k in keys}
 
 
 def test_table_page_columns_option_reaches_the_layout(client, table_t1):
     boot = boot_of(client.get("/tables/T1?cols=30"))
-    assert boot["layouts"]["landscape"] == board_layout(1920, 1080, kind="board", columns=30)
-    assert boot["layouts"]["landscape"]["regions"]["big_road"]["cols"] == 30
+    big = next(r for r in boot["models"]["landscape"]["roads"] if r["id"] == "big_road")
+    assert big["cols"] == 30
 
 
 def test_table_page_links_its_json_and_png_twins_and_both_answer(client, table_t1):
@@ -131,32 +138,28 @@ def test_table_page_links_its_json_and_png_twins_and_both_answer(client, table_t
 
 def test_table_page_shows_an_embed_snippet_for_its_widget(client, table_t1):
     html = client.get("/tables/T1?lang=th").get_data(as_text=True)
-    match = re.search(r'&lt;iframe src="([^"]+)" width="800" height="450"', html)
+    match = re.search(r'&lt;iframe src="([^"]+)" width="600" height="300"', html)
     assert match, "no embed snippet"
     src = match.group(1).replace("&amp;", "&")
     assert src.startswith("http://localhost/embed/T1?")
-    assert "roads=big_road,bead_plate" in src and "lang=th" in src and "theme=light" in src
-    # The snippet's URL works.
+    assert "lang=th" in src and "theme=light" in src and "w=600" in src and "h=300" in src
     path = src.removeprefix("http://localhost")
-    assert client.get(path).status_code == 200
+    model = boot_of(client.get(path))["models"]["fixed"]
+    # the widget is labelled: a header with the table name, shoe and round
+    words = [i["t"] for p in model["panels"] if p["id"] == "header" for i in p["items"]]
+    assert words[0] == "T1" and "ขอนไพ่ที่ 1" in words[1] and "รอบที่ 2" in words[1]
 
 
-def test_table_page_opens_shoes_and_embed_snippet_as_overlays_from_its_link_bar(client, table_t1):
+def test_table_page_opens_the_embed_snippet_as_an_overlay_and_links_the_shoes_page(client, table_t1):
     """The page is one screen (board + link bar); the snippet opens over it, the shoes link
     leads to the table's shoes page (web/http/shoes_pages.py)."""
     resp = client.get("/tables/T1")
     html = resp.get_data(as_text=True)
     assert links(resp, "shoes") == ["/tables/T1/shoes"]
     assert links(resp, "embed") == ["#embed"]
-    assert '<section class="more-box" id="shoes"' in html and '<section class="more-box" id="embed"' in html
-    assert html.count('data-link="close"') == 2
+    assert 'id="shoes"' not in html and '<section class="more-box" id="embed"' in html
+    assert html.count('data-link="close"') == 1
     assert 'class="theme-dark board-html"' in html
-
-
-def test_table_page_lists_the_shoes_with_links_to_past_boards(client, auth, table_t1):
-    post_round(client, auth, "T1", 2, 1, ROUND_B)
-    html = client.get("/tables/T1").get_data(as_text=True)
-    assert re.findall(r'href="(/tables/T1/shoes/\d+)" data-shoe', html) == ["/tables/T1/shoes/1", "/tables/T1/shoes/2"]
 
 
 def test_unknown_table_is_404_in_the_error_shape(client):
@@ -194,13 +197,12 @@ def test_past_shoe_page_is_the_same_board_not_live(client, auth, table_t1):
     assert resp.status_code == 200
     boot = boot_of(resp)
     assert boot["page"] == "past" and boot["live"] is False and boot["ws"] is None
-    assert boot["snapshot"] == client.get("/api/tables/T1/shoes/1").get_json()
-    assert boot["snapshot"]["shoe"] == 1 and boot["snapshot"]["round"] == 2
+    model = boot["models"]["landscape"]
+    assert (model["shoe"], model["round"]) == (1, 2)
     assert links(resp, "json") == ["/api/tables/T1/shoes/1"]
     assert links(resp, "png") == ["/tables/T1/shoes/1/board.png"]
     assert links(resp, "live") == ["/tables/T1"]
-    # The live board has moved on to shoe 2.
-    assert boot_of(client.get("/tables/T1"))["snapshot"]["shoe"] == 2
+    assert boot_of(client.get("/tables/T1"))["models"]["landscape"]["shoe"] == 2
 
 
 def test_unknown_past_shoe_is_404_naming_the_shoe(client, table_t1):
@@ -215,23 +217,31 @@ def test_shoe_that_is_not_a_number_is_404(client, table_t1):
 
 
 # ------------------------------------------------------------------ embed
-def test_embed_lays_out_the_chosen_roads_and_columns(client, table_t1):
+def test_embed_keeps_its_header_whatever_roads_says(client, table_t1):
     resp = client.get("/embed/T1?roads=big_road,bead_plate&cols=20&w=900&h=500")
     assert resp.status_code == 200
     boot = boot_of(resp)
-    assert boot["page"] == "embed" and boot["compact"] is True
-    assert boot["layouts"] == {"fixed": board_layout(900, 500, kind="embed", roads=["big_road", "bead_plate"], columns=20)}
-    assert set(boot["layouts"]["fixed"]["regions"]) == {"big_road", "bead_plate"}
-    assert boot["snapshot"] == client.get("/api/tables/T1").get_json()
+    model = boot["models"]["fixed"]
+    assert boot["page"] == "embed" and (model["w"], model["h"]) == (900, 500)
+    assert [r["id"] for r in model["roads"]] == ["bead_plate", "big_road"]
+    assert next(r for r in model["roads"] if r["id"] == "big_road")["cols"] == 20
+    assert [p["id"] for p in model["panels"]][:2] == ["header", "last_result"]
     assert boot["ws"] == "/ws/tables/T1"
-    assert re.findall(r'href="([^"]+)"[^>]*data-link="json"', resp.get_data(as_text=True)) == ["/api/tables/T1"]
 
 
 def test_embed_defaults_to_all_roads_light_theme_800_by_450(client, table_t1):
     resp = client.get("/embed/T1")
-    boot = boot_of(resp)
-    assert boot["layouts"]["fixed"] == board_layout(800, 450, kind="embed")
+    model = boot_of(resp)["models"]["fixed"]
+    assert (model["w"], model["h"], model["theme"]) == (800, 450, "light")
     assert 'class="theme-light' in resp.get_data(as_text=True)
+
+
+def test_embed_at_600_by_300_draws_nothing_below_12_px(client, table_t1):
+    """A road that would need cells under 12 px is left out, never shrunk (derived roads first)."""
+    model = boot_of(client.get("/embed/T1?w=600&h=300"))["models"]["fixed"]
+    assert {r["id"] for r in model["roads"]} == {"bead_plate", "big_road"}
+    assert min(r["cell"] for r in model["roads"]) >= 12
+    assert min(i["s"] for p in model["panels"] for i in p["items"] if i["p"] == "t") >= 12
 
 
 @pytest.mark.parametrize(
@@ -277,9 +287,12 @@ def test_language_comes_from_the_query_then_accept_language(client, table_t1, qu
     resp = client.get(f"/tables/T1{query}", headers=headers)
     html = resp.get_data(as_text=True)
     assert f'<html lang="{lang}"' in html
-    labels = boot_of(resp)["labels"]
-    assert (labels["winner.P"], labels["winner.B"], labels["winner.T"]) == (player, banker, tie)
-    assert labels == i18n.catalogue(lang)
+    model = boot_of(resp)["models"]["landscape"]
+    assert model["lang"] == lang
+    words = [i["t"] for p in model["panels"] if p["id"] == "last_result" for i in p["items"]]
+    assert words[0] == player and f"{player} 9" in words and f"{banker} 7" in words
+    stats = [i["t"] for p in model["panels"] if p["id"] == "stats" for i in p["items"]]
+    assert any(t.startswith(tie) for t in stats)
 
 
 def test_page_text_comes_from_the_catalogue(client, table_t1):
@@ -306,10 +319,13 @@ def test_themes_default_per_page_and_follow_the_query(client, table_t1, path, de
 
 def test_pages_load_their_css_and_scripts_which_exist(client, table_t1):
     html = client.get("/tables/T1").get_data(as_text=True)
-    assets = re.findall(r'(?:href|src)="(/static/[^"]+)"', html)
-    assert assets == ["/static/css/roads.css", "/static/css/pages.css", "/static/js/roads.js", "/static/js/delta.js",
+    assets = re.findall(r'(?:href|src)="(/(?:static/[^"]+|theme\.css))"', html)
+    assert assets == ["/theme.css", "/static/css/roads.css", "/static/css/pages.css", "/static/js/paint.js", "/static/js/delta.js",
                       "/static/js/live.js", "/static/js/board.js"]
     for asset in assets:
         resp = client.get(asset)
         assert resp.status_code == 200, asset
         resp.close()
+    assert "<script>" not in html and " onclick=" not in html  # scripts are files (Content-Security-Policy)
+
+

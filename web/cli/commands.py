@@ -379,7 +379,7 @@ def _render_png(snapshot: dict[str, Any], *, width: int, height: int, lang: str,
     except ValueError as exc:  # RenderError / LayoutError name the option in .field
         field_name = getattr(exc, "field", None)
         raise click.BadParameter(str(exc), param_hint=f"'--{field_name}'" if field_name else None) from None
-    return renderer.encode_png(image)
+    return renderer.encode_png(image, theme=theme)
 
 
 # --------------------------------------------------------------------------- demo

@@ -3,7 +3,7 @@
 The tables feed the service through :class:`web.cli.feed_client.FeedClient` (its names are
 importable from here too), the HTTP feed path a live table uses, never a side door.
 
-:class:`Demo` runs the service on loopback with werkzeug's threaded server (flask-sock
+:class:`Demo` runs the service on loopback with werkzeug's threaded server (simple-websocket
 WebSockets need a thread per connection) on an embedded store in a temporary or given data
 directory, and one :class:`SimulatedTable` thread per table: each deals real shoes with the
 rules engine at a jittered pace and starts the next shoe at the end of one.

@@ -1,18 +1,51 @@
-"""The built-in threaded HTTP server used by ``roads serve`` and ``roads demo``."""
+"""The built-in threaded HTTP server used by ``roads serve`` and ``roads demo``.
+
+Werkzeug's threaded server with two changes made by :class:`RequestHandler`: no ``Server``
+header (Werkzeug announces ``Werkzeug/x.y Python/x.y``), and a request log line that never
+holds a query string (a feed that puts its token in the URL is refused, and its token must
+not land in the log either): ``"GET /tables/T1?… HTTP/1.1" 200 -``.
+"""
 
 from __future__ import annotations
 
 import socket
 from typing import Any
 
+from werkzeug.serving import WSGIRequestHandler
+
+
+class RequestHandler(WSGIRequestHandler):
+    """Werkzeug's request handler without the ``Server`` banner and without query strings in
+    its log lines."""
+
+    def send_response(self, code: int, message: str | None = None) -> None:
+        """The status line and ``Date``, as the standard library writes them, minus ``Server``."""
+        self.log_request(code)
+        self.send_response_only(code, message)
+        self.send_header("Date", self.date_time_string())
+
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        """Log ``"METHOD /path?… PROTOCOL" code size``: the query string is never written."""
+        path = getattr(self, "path", None)
+        if path is None:  # the request line could not be parsed: log nothing of it
+            self.log("info", '"%s" %s %s', "<bad request line>", code, size)
+            return
+        base, sep, _query = path.partition("?")
+        saved = self.path
+        self.path = base + ("?\u2026" if sep else "")
+        try:
+            super().log_request(code, size)
+        finally:
+            self.path = saved
+
 
 def make_threaded_server(app: Any, host: str, port: int) -> Any:
     """A Werkzeug threaded server for ``app`` on ``host:port`` (0 = any free port).
 
-    Threaded, so flask-sock WebSockets work (one thread per connection). The socket is
-    bound here first because Werkzeug exits the process on a taken port; this raises
-    ``OSError`` instead (``errno`` EADDRINUSE, EACCES, ...). The bound port is the returned
-    server's ``port``.
+    Threaded, so WebSockets work (one thread per connection); requests are handled by
+    :class:`RequestHandler`. The socket is bound here first because Werkzeug exits the
+    process on a taken port; this raises ``OSError`` instead (``errno`` EADDRINUSE, EACCES,
+    ...). The bound port is the returned server's ``port``.
     """
     from werkzeug.serving import make_server
 
@@ -22,6 +55,6 @@ def make_threaded_server(app: Any, host: str, port: int) -> Any:
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind((host, port))
         listener.listen(128)
-        return make_server(host, port, app, threaded=True, fd=listener.fileno())
+        return make_server(host, port, app, threaded=True, fd=listener.fileno(), request_handler=RequestHandler)
     finally:
         listener.close()  # the server holds its own duplicate of the socket

@@ -3,7 +3,8 @@
 Every view is thin: check the token, parse the body (:mod:`web.http.schemas`) into a write
 of :mod:`roads.table`, give it to :meth:`web.service.Service.write`, map the outcome to a
 status. Statuses: 201 for a write that changed the record, 200 for a repeat that changed
-nothing (feeds retry; the body says ``"status": "unchanged"``), 4xx with the error shape of
+nothing (feeds retry; the body says ``"status": "unchanged"``), 415 for a body not sent as
+``application/json``, 4xx with the error shape of
 :mod:`web.http.errors` for anything refused (nothing is stored then; the rules' refusals are
 :mod:`roads.errors` errors mapped there), 503 when the store cannot take writes.
 
@@ -13,17 +14,22 @@ Routes (all under ``/api``, all need ``Authorization: Bearer <ROADS_FEED_TOKEN>`
 - ``POST /tables/<table_id>/shoes``: start a shoe explicitly (burn cards, cut-card position)
 - ``POST /tables/<table_id>/shoes/<shoe>/rounds/<round>/void``: void a round with a reason
 - ``PUT /tables/<table_id>/shoes/<shoe>/rounds/<round>``: correct a round
+- ``POST /tables/<table_id>/shoes/<shoe>/rounds/<round>/cards``: cards of a round dealt card
+  by card (:mod:`roads.live`)
+- ``POST /tables/<table_id>/state``: the table's state, dealer and limits
 """
 
 from __future__ import annotations
 
 import hmac
+from urllib.parse import unquote_plus
 
 from flask import Blueprint, Response, request
 
 from roads.table import CorrectRound, RecordRound, StartShoe, VoidRound
 from web.http import schemas
-from web.http.errors import BadRequest, Unauthorized
+from web.http.errors import ApiError, BadRequest, Unauthorized
+from web.http.schemas_live import CardsIn, StateIn
 from web.settings import get_settings
 from web.service import Ack, get_service
 from web.views import encode
@@ -36,9 +42,11 @@ def require_token() -> None:
     """Refuse (401) a write without ``Authorization: Bearer <token>`` or with a wrong token.
 
     Runs before the body is read; compares in constant time (``hmac.compare_digest``). With
-    no ``ROADS_FEED_TOKEN`` configured every write is refused.
+    no ``ROADS_FEED_TOKEN`` configured every write is refused. A credential in the query
+    string is refused first (400 ``token_in_query``, :func:`_refuse_token_in_query`).
     """
     expected = get_settings().feed_token or ""
+    _refuse_token_in_query(expected)
     header = request.headers.get("Authorization", "")
     scheme, _, given = header.partition(" ")
     if not expected:
@@ -49,7 +57,32 @@ def require_token() -> None:
         raise Unauthorized("wrong feed token", field="Authorization")
 
 
+TOKEN_QUERY_KEYS = frozenset({"token", "access_token", "auth", "authorization", "bearer", "key", "api_key",
+                              "apikey", "feed_token", "password", "secret"})
+"""Query option names that carry a credential; a feed write with one is refused."""
+
+
+def _refuse_token_in_query(expected: str) -> None:
+    """400 ``token_in_query`` for a write whose URL carries a credential (a
+    :data:`TOKEN_QUERY_KEYS` option, or the feed token itself anywhere in the query string):
+    URLs are written to logs and proxies' histories. The message never repeats the value."""
+    for key in request.args:
+        if key.lower() in TOKEN_QUERY_KEYS:
+            raise BadRequest(f"credentials go in the 'Authorization: Bearer <token>' header, never in the URL "
+                             f"(query option {key[:40]!r}; URLs are logged)", field=key[:40], code="token_in_query")
+    if expected and expected in unquote_plus(request.query_string.decode("latin-1")):
+        raise BadRequest("credentials go in the 'Authorization: Bearer <token>' header, never in the URL "
+                         "(the query string holds the feed token; URLs are logged)", code="token_in_query")
+
+
 def _body() -> dict:
+    """The request's JSON object: 415 unless ``Content-Type: application/json`` (any
+    parameters, e.g. ``; charset=utf-8``), 413 past ``MAX_CONTENT_LENGTH``, 400 for a body
+    :func:`web.http.schemas.load_json` refuses."""
+    if request.mimetype != "application/json":
+        given = request.headers.get("Content-Type")
+        raise ApiError(f"a feed body is JSON: send 'Content-Type: application/json', got {given!r}"[:200],
+                       status=415, code="unsupported_media_type", field="Content-Type")
     # get_data raises RequestEntityTooLarge (413) past MAX_CONTENT_LENGTH.
     return schemas.load_json(request.get_data(cache=False))
 
@@ -92,3 +125,22 @@ def put_round(table_id: str, shoe: int, round: int) -> Response:  # noqa: A002
                              field=name, code="path_mismatch")
     write = CorrectRound(shoe, round, body.canonical(), body.reason)
     return _reply(get_service().write(table_id, write))
+
+
+@bp.post("/tables/<table_id>/shoes/<int:shoe>/rounds/<int:round>/cards")
+def post_cards(table_id: str, shoe: int, round: int) -> Response:  # noqa: A002
+    """Cards of a round in deal order: ``{"position", "cards", "burn"?, "cut_card"?}``; the card
+    that completes the round records it as if posted whole."""
+    for name, value, high in (("shoe", shoe, schemas.MAX_SHOE), ("round", round, schemas.MAX_ROUND)):
+        if not 1 <= value <= high:
+            raise BadRequest(f"{name} {value} in the path is not a {name} number 1-{high}", field=name,
+                             code="invalid_value")
+    body = schemas.validate(CardsIn, _body())
+    return _reply(get_service().write(table_id, body.write(shoe, round)))
+
+
+@bp.post("/tables/<table_id>/state")
+def post_state(table_id: str) -> Response:
+    """The table's state: ``{"state"?, "closes_at"? | "seconds_left"?, "dealer"?, "limits"?}``."""
+    body = schemas.validate(StateIn, _body())
+    return _reply(get_service().write(table_id, body.write()))

@@ -6,14 +6,18 @@ Routes (all ``GET``, ``image/png``):
 - ``/tables/<id>/shoes/<shoe>/board.png``: the same for any shoe of the table (past ones too);
 - ``/tables/<id>/roads/<road>.png``: one road (``bead_plate``, ``big_road``, ``big_eye_boy``,
   ``small_road``, ``cockroach_pig``) filling the image;
-- ``/lobby.png``: the lobby wall, one tile per table.
+- ``/lobby.png``: a lobby page, one tile per table (``tables``, ``per_page``, ``page`` as the
+  lobby screen, :mod:`web.http.screens`); ``/screens/<name>.png`` the same for a named screen.
 
 Query options: ``width`` and ``height`` in pixels (64..3840, at most 3840x2160 pixels in
 all; defaults 1920x1080, one road 1200x300), ``columns`` (big-road columns, or the road's
 columns for one road; 1..200; lobby: tiles per row 1..16), ``theme`` (``dark``/``light``),
 ``lang`` (``en``, ``zh``, ``th``, ``my``, ``lo``; without it the Accept-Language header
-decides, see ``web.i18n.pick_language``), ``kind`` for boards (``board``/``embed``). A
-bad value is a 400 in the shared error shape naming the parameter in ``field``.
+decides, see ``web.i18n.pick_language``), ``kind`` for boards (``board``/``embed``), ``bead`` and
+``good`` (:mod:`web.http.display`). A bad value is a 400 in the shared error shape naming the
+parameter in ``field``. Every image is painted from the board model (:mod:`web.render.model`)
+that the HTML pages paint too; a table whose feed has been silent longer than
+``ROADS_STALE_S`` says so on the image.
 
 Caching: each image is rendered once per (table, shoe, snapshot version, options) and
 kept in a bounded LRU (``ROADS_PNG_CACHE_ENTRIES`` images, ``ROADS_PNG_CACHE_BYTES``
@@ -34,13 +38,15 @@ from typing import Any, Callable, Hashable
 
 from flask import Blueprint, Response, current_app, request
 
-from web.render import layout as layout_mod
-from web.render import board as render
-from web.settings import get_settings
+from web.http import display, screens
 from web.http.errors import BadRequest, NotFound
-from web.i18n import LANGUAGES, normalize_language, pick_language
 from web.http.query import BAD_PARAMETER, bad_parameter, choice_arg, int_arg
+from web.render import layout as layout_mod
+from web.render import paint_png
+from web.render.model import BoardOptions, ModelError, board_model
+from web.render.theme import DEFAULT_THEME, THEMES
 from web.service import get_service
+from web.settings import get_settings
 
 bp = Blueprint("png", __name__)
 
@@ -161,17 +167,13 @@ def _options(default_size: tuple[int, int], *, kinds: tuple[str, ...] = ()) -> d
             layout_mod.check_columns(columns)
     except layout_mod.LayoutError as e:
         raise bad_parameter(e) from None
-    theme = choice_arg("theme", tuple(render.THEMES), render.DEFAULT_THEME)
-    lang = request.args.get("lang")
-    if lang is not None:
-        norm = normalize_language(lang)
-        if norm is None:
-            raise BadRequest(f"unknown language {lang!r}; expected one of {', '.join(LANGUAGES)}", field="lang",
-                             code=BAD_PARAMETER)
-        lang = norm
-    else:
-        lang = pick_language(request)
-    opts: dict[str, Any] = {"width": width, "height": height, "columns": columns, "theme": theme, "lang": lang}
+    opts: dict[str, Any] = {
+        "width": width, "height": height, "columns": columns,
+        "theme": choice_arg("theme", tuple(THEMES), DEFAULT_THEME),
+        "lang": display.lang_arg(strict=True),
+        "bead": display.bead_arg(),
+        "patterns": display.patterns_arg(),
+    }
     if kinds:
         opts["kind"] = choice_arg("kind", kinds, kinds[0])
     return opts
@@ -180,11 +182,11 @@ def _options(default_size: tuple[int, int], *, kinds: tuple[str, ...] = ()) -> d
 # --------------------------------------------------------------------------- responses
 
 def _code_tag() -> str:
-    """A digest of the drawing code (layout, fonts, render): a new release changes every ETag,
-    so screens holding an image drawn by older code get the new drawing, not a 304."""
+    """A digest of the drawing code (every module of web/render): a new release changes every
+    ETag, so screens holding an image drawn by older code get the new drawing, not a 304."""
     h = hashlib.blake2b(digest_size=6)
-    for mod in (layout_mod, render, render.fonts):
-        h.update(Path(mod.__file__).read_bytes())
+    for path in sorted(Path(paint_png.__file__).parent.glob("*.py")):
+        h.update(path.read_bytes())
     return h.hexdigest()
 
 
@@ -209,7 +211,7 @@ def _serve(key: Hashable, max_age: int, draw: Callable[[], bytes]) -> Response:
     if hit is None:
         try:
             data = draw()
-        except (layout_mod.LayoutError, render.RenderError) as e:
+        except (layout_mod.LayoutError, ModelError) as e:
             raise bad_parameter(e) from None
         cache.put(key, etag, data)
     else:
@@ -237,15 +239,21 @@ def _max_age(current: bool) -> int:
     return settings.png_max_age_s if current else settings.png_past_max_age_s
 
 
-def _board(table_id: str, shoe: int | None) -> Response:
-    opts = _options(BOARD_SIZE, kinds=("board", "embed"))
+def _board_png(table_id: str, shoe: int | None, opts: dict[str, Any], roads: tuple[str, ...] | None) -> Response:
     snap, number, version, current = _snapshot(table_id, shoe)
-    key = (table_id, "current" if current else "past", number, version, "board", _opts_key(opts))
+    facts = display.shoe_facts(get_service(), table_id, snap)
+    facts["stale"] = facts["stale"] and current
+    tz = display.venue_tz()
+    image = roads[0] if roads else "board"
+    key = (table_id, "current" if current else "past", number, version, image, _opts_key(opts),
+           facts["last_at"], facts["stale"], tz)
 
     def draw() -> bytes:
-        img = render.render_board(snap, width=opts["width"], height=opts["height"], kind=opts["kind"],
-                                  columns=opts["columns"], theme=opts["theme"], lang=opts["lang"])
-        return render.encode_png(img, theme=opts["theme"])
+        bo = BoardOptions(kind=opts.get("kind", "embed" if roads else "board"), width=opts["width"],
+                          height=opts["height"], roads=roads, columns=opts["columns"], lang=opts["lang"],
+                          theme=opts["theme"], bead=opts["bead"], patterns=opts["patterns"])
+        model = board_model(snap, bo, last_at=facts["last_at"], tz=tz, stale=facts["stale"])
+        return paint_png.encode_png(paint_png.paint(model), theme=opts["theme"])
 
     return _serve(key, _max_age(current), draw)
 
@@ -253,51 +261,63 @@ def _board(table_id: str, shoe: int | None) -> Response:
 @bp.get("/tables/<table_id>/board.png")
 def board_png(table_id: str) -> Response:
     """The current shoe's full scoreboard. 404 for an unknown table, 400 for a bad option."""
-    return _board(table_id, None)
+    return _board_png(table_id, None, _options(BOARD_SIZE, kinds=("board", "embed")), None)
 
 
 @bp.get("/tables/<table_id>/shoes/<int:shoe>/board.png")
 def shoe_board_png(table_id: str, shoe: int) -> Response:
     """The scoreboard of shoe ``shoe`` (current or past). 404 for an unknown table or shoe."""
-    return _board(table_id, shoe)
+    return _board_png(table_id, shoe, _options(BOARD_SIZE, kinds=("board", "embed")), None)
 
 
 @bp.get("/tables/<table_id>/roads/<road>.png")
 def road_png(table_id: str, road: str) -> Response:
-    """One road of the current shoe filling the image. 404 for an unknown table or road name."""
+    """One road of the current shoe under a header strip. 404 for an unknown table or road name."""
     if road not in layout_mod.ROAD_NAMES:
         raise NotFound(f"no road {road!r}; expected one of {', '.join(layout_mod.ROAD_NAMES)}", field="road",
                        code="unknown_road")
-    opts = _options(ROAD_SIZE)
-    snap, number, version, current = _snapshot(table_id, None)
-    key = (table_id, "current", number, version, road, _opts_key(opts))
+    return _board_png(table_id, None, _options(ROAD_SIZE), (road,))
+
+
+def _lobby_png(preset: dict[str, Any] | None) -> Response:
+    preset = preset or {}
+    opts = _options(LOBBY_SIZE, kinds=("lobby",))
+    cols = opts.pop("columns")
+    if cols is not None and not 1 <= cols <= 16:  # accepted for old URLs; the page arranges its tiles itself
+        raise BadRequest(f"lobby columns must be between 1 and 16, got {cols!r}", field="columns", code=BAD_PARAMETER)
+    if "theme" not in request.args and preset.get("theme") in THEMES:
+        opts["theme"] = preset["theme"]
+    if "lang" not in request.args and preset.get("lang"):
+        opts["lang"] = display.lang_arg(default=str(preset["lang"]))
+    if "good" not in request.args and preset.get("good") is not None:
+        opts["patterns"] = display.parse_patterns(",".join(preset["good"]) or "none")
+    page_opts = screens.paging(request.args, preset)
+    service = get_service()
+    tables = screens.pick_tables(service, page_opts["tables"])
+    state = tuple((t.get("id"), t.get("shoe"), t.get("version")) for t in tables)
+    state_id = int.from_bytes(hashlib.blake2b(repr(state).encode(), digest_size=8).digest(), "big")
+    get_cache().note_current("*lobby*", 0, state_id, ordered=False)  # a new lobby state drops the older images
+    key = ("*lobby*", "current", 0, state_id, "lobby", _opts_key(opts), repr(sorted(page_opts.items())),
+           repr(sorted(preset.items())), display.venue_tz())
 
     def draw() -> bytes:
-        img = render.render_road(snap, road, width=opts["width"], height=opts["height"], columns=opts["columns"],
-                                 theme=opts["theme"], lang=opts["lang"])
-        return render.encode_png(img, theme=opts["theme"])
+        bo = BoardOptions(kind="tile", width=opts["width"], height=opts["height"], lang=opts["lang"],
+                          theme=opts["theme"], bead=opts["bead"], patterns=opts["patterns"],
+                          min_text=screens.SCREEN_MIN_TEXT * min(opts["width"], opts["height"]) // 1080 or 12,
+                          extra={"screen": True})
+        model = screens.lobby_page_model(service, bo, page_opts, title=preset.get("title"), with_stale=True)
+        return paint_png.encode_png(paint_png.paint(model), theme=opts["theme"])
 
     return _serve(key, _max_age(True), draw)
 
 
 @bp.get("/lobby.png")
 def lobby_png() -> Response:
-    """The lobby wall: one tile per table (current shoes). ``columns`` = tiles per row (1..16)."""
-    opts = _options(LOBBY_SIZE, kinds=("lobby",))
-    cols = opts["columns"]
-    if cols is not None and not 1 <= cols <= 16:
-        raise BadRequest(f"lobby columns must be between 1 and 16, got {cols!r}", field="columns", code=BAD_PARAMETER)
-    tables = get_service().list_tables()
-    state = tuple((t.get("id"), t.get("shoe"), t.get("version")) for t in tables)
-    state_id = int.from_bytes(hashlib.blake2b(repr(state).encode(), digest_size=8).digest(), "big")
-    get_cache().note_current("*lobby*", 0, state_id, ordered=False)  # a new lobby state drops the older wall images
-    key = ("*lobby*", "current", 0, state_id, "lobby", _opts_key(opts))
-
-    def draw() -> bytes:
-        img = render.render_lobby(tables, width=opts["width"], height=opts["height"], columns=cols,
-                                  theme=opts["theme"], lang=opts["lang"])
-        return render.encode_png(img, theme=opts["theme"])
-
-    return _serve(key, _max_age(True), draw)
+    """A lobby page as an image: ``tables``, ``per_page``, ``page`` (:mod:`web.http.screens`)."""
+    return _lobby_png(None)
 
 
+@bp.get("/screens/<name>.png")
+def screen_png(name: str) -> Response:
+    """A page of the named screen ``name`` (``ROADS_SCREENS``) as an image; 404 for an unknown name."""
+    return _lobby_png(screens.screen(name))

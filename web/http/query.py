@@ -8,6 +8,7 @@ empty (``?cols=``) takes its default.
 
 from __future__ import annotations
 
+import re
 from typing import Sequence
 
 from flask import request
@@ -17,20 +18,33 @@ from web.http.errors import BadRequest
 BAD_PARAMETER = "bad_parameter"
 """The error ``code`` of a bad query option."""
 
+MAX_DIGITS = 9
+"""Most digits of an integer query option (sizes and counts are at most 4 digits)."""
+
+_INTEGER = re.compile(r"[+-]?[0-9]{1,%d}" % MAX_DIGITS)
+
 
 def int_arg(name: str, default: int | None) -> int | None:
     """Query option ``name`` as a base-10 integer, or ``default`` when absent or empty.
 
-    Raises :class:`BadRequest` (``bad_parameter``, field ``name``) when it is not an integer;
-    ranges are the caller's to check.
+    Accepts an optional sign and 1 to :data:`MAX_DIGITS` ASCII digits, nothing else (no
+    ``1_000``, no Unicode digits, no spaces). Raises :class:`BadRequest` (``bad_parameter``,
+    field ``name``) otherwise; ranges are the caller's to check.
     """
     raw = request.args.get(name)
     if raw is None or raw == "":
         return default
-    try:
-        return int(raw, 10)
-    except ValueError:
-        raise BadRequest(f"{name} must be an integer, got {raw!r}", field=name, code=BAD_PARAMETER) from None
+    if not _INTEGER.fullmatch(raw):
+        raise BadRequest(f"{name} must be an integer of at most {MAX_DIGITS} digits, got {quoted(raw)}",
+                         field=name, code=BAD_PARAMETER)
+    return int(raw, 10)
+
+
+def quoted(value: str, limit: int = 40) -> str:
+    """``repr(value)``, cut to about ``limit`` characters (``'xxxx...'``) for error messages."""
+    if len(value) <= limit:
+        return repr(value)
+    return repr(value[:limit]) + f"... ({len(value)} characters)"
 
 
 def choice_arg(name: str, choices: Sequence[str], default: str, *, blank_is_default: bool = False) -> str:
@@ -43,7 +57,7 @@ def choice_arg(name: str, choices: Sequence[str], default: str, *, blank_is_defa
     if value is None or (blank_is_default and value == ""):
         return default
     if value not in choices:
-        raise BadRequest(f"unknown {name} {value!r}; expected one of {', '.join(choices)}", field=name,
+        raise BadRequest(f"unknown {name} {quoted(value)}; expected one of {', '.join(choices)}", field=name,
                          code=BAD_PARAMETER)
     return value
 

@@ -14,11 +14,11 @@ not here.
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, WithJsonSchema
 
+from roads import bounded_json
 from roads.cards import Card
 from web.http.errors import BadRequest
 
@@ -165,23 +165,15 @@ CorrectionIn = Union[CardCorrectionIn, ResultCorrectionIn]
 
 
 # ----------------------------------------------------------------------------- parsing
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for k, v in pairs:
-        if k in out:
-            raise BadRequest(f"key {k!r} appears twice in one object", field=k, code="malformed_json")
-        out[k] = v
-    return out
-
-
-def _bad_constant(name: str) -> Any:
-    raise BadRequest(f"{name} is not valid JSON", code="malformed_json")
-
-
 def load_json(raw: bytes) -> dict[str, Any]:
-    """Decode a JSON object from ``raw`` (UTF-8). Raises :class:`BadRequest` ``malformed_json``
-    (empty body, bad UTF-8, bad JSON with line/column, duplicate keys, NaN) or
-    ``not_an_object`` (valid JSON that is not an object)."""
+    """Decode a JSON object from ``raw`` (UTF-8) within the bounds of :mod:`roads.bounded_json`.
+
+    Raises :class:`BadRequest` ``malformed_json`` (empty body, bad UTF-8, bad JSON with
+    line/column, nesting deeper than :data:`roads.bounded_json.MAX_DEPTH` levels, a number
+    literal too long to be any field's value or not finite, ``NaN``/``Infinity``, a duplicate
+    key, an unpaired surrogate escape) or ``not_an_object`` (valid JSON that is not an object).
+    The size of ``raw`` is bounded before this by ``ROADS_MAX_BODY_BYTES`` (413).
+    """
     if not raw.strip():
         raise BadRequest("empty body; expected a JSON object", code="malformed_json")
     try:
@@ -189,9 +181,9 @@ def load_json(raw: bytes) -> dict[str, Any]:
     except UnicodeDecodeError as e:
         raise BadRequest(f"body is not UTF-8 (byte {e.start})", code="malformed_json") from None
     try:
-        data = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_bad_constant)
-    except json.JSONDecodeError as e:
-        raise BadRequest(f"malformed JSON: {e.msg} at line {e.lineno} column {e.colno}", code="malformed_json") from None
+        data = bounded_json.loads(text)
+    except bounded_json.JsonInputError as e:
+        raise BadRequest(f"malformed JSON: {e}", field=e.field, code="malformed_json") from None
     if not isinstance(data, dict):
         raise BadRequest(f"expected a JSON object, got {type(data).__name__}", code="not_an_object")
     return data
@@ -223,7 +215,8 @@ def _message(err: dict[str, Any], field: str | None) -> tuple[str, str]:
     if kind == "value_error":
         ctx_err = err.get("ctx", {}).get("error")
         text = str(ctx_err) if ctx_err is not None else err["msg"]
-        code = "bad_card" if field and ("player" in field or "banker" in field or "burn" in field) else "invalid_value"
+        cards = field and ("player" in field or "banker" in field or "burn" in field or field.startswith("cards"))
+        code = "bad_card" if cards else "invalid_value"
         return code, f"{where}: {text}"
     return "invalid_value", f"{where}: {err['msg']}, got {given!r}"
 

@@ -1,4 +1,4 @@
-"""WebSocket push of live snapshots (flask-sock): one table's board, or the lobby wall.
+"""WebSocket push of live snapshots (simple-websocket): one table's board, or the lobby wall.
 
 Endpoints:
 
@@ -15,7 +15,7 @@ The first frame after connecting is always the full current snapshot; after that
 newer version is sent as a full snapshot too, so a client resyncs simply by rendering what
 it gets (or by reconnecting). An unknown table gets the error frame, then close code 4404.
 Client -> server frames are read and dropped: more than :data:`MAX_CLIENT_FRAMES` between
-two checks (at least every :data:`POLL_S` seconds) closes the connection with 1008.
+:data:`POLL_S` seconds closes the connection with 1008.
 WebSocket pings are answered by simple-websocket itself.
 
 Fan-out, slow and dead clients (docs/frontend.md "Live updates": latest-only per client,
@@ -34,7 +34,7 @@ every write goes whole frame by whole frame: none starts while another frame is 
 written; the fan-out thread never waits for that, it leaves the message to the handler.
 
 Settings: ``ROADS_WS_KEEPALIVE_S`` (keepalive frame on an idle connection), ``ROADS_WS_PING_S``
-(protocol ping interval, becomes flask-sock's ``SOCK_SERVER_OPTIONS["ping_interval"]``
+(protocol ping interval, becomes ``SOCK_SERVER_OPTIONS["ping_interval"]``
 unless that is set) and ``ROADS_WS_MAX_MESSAGE_BYTES`` (largest client frame): the ``ws_*``
 fields of :class:`web.settings.Settings`, with their defaults and ranges.
 
@@ -45,6 +45,8 @@ server (threaded) works too.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import socket
 import threading
@@ -52,16 +54,16 @@ import time
 from typing import Any, Callable
 
 from flask import Blueprint, Flask, current_app
-from flask_sock import Sock
 from simple_websocket import ConnectionClosed
 
 from web.settings import get_settings
-from web.http.errors import ApiError
+from web.http import handshake
+from roads import errors as domain
+from web.http.errors import ApiError, from_domain_error
 from web.frames import FrameCache, text_frame
 from web.hub import Hub, Message
 from web.service import get_service
 
-sock = Sock()
 bp = Blueprint("ws", __name__)
 
 MAX_CLIENT_FRAMES = 64
@@ -71,6 +73,9 @@ POLL_S = 1.0
 """Longest a connection's thread (or a fan-out thread) waits before checking that its client
 is still there (that it still has subscribers), in seconds: a closed connection frees its
 server thread within this time."""
+
+CLOSE_WAIT_S = 5.0
+"""Longest a close waits for a write in progress on the same socket, in seconds."""
 
 CLOSE_UNKNOWN_TABLE = 4404
 """Close code sent after the error frame for an unknown table (4000-4999: application codes)."""
@@ -105,8 +110,10 @@ class SerialSocket:
     inside it and the client drops the connection. Here ``send`` and ``sendall`` take the
     subscriber's write turn (:meth:`Subscriber.write_raw`): they wait while another write
     is in progress, first finish a frame that ``offer`` began, then write all of ``data``
-    (a whole frame) before anyone else may write. Everything else (``recv``, ``fileno``,
-    ``close``, ``setsockopt``, ``shutdown``...) goes straight to the socket.
+    (a whole frame) before anyone else may write. ``close`` waits for the write in progress
+    (:meth:`Subscriber.close_socket`): simple-websocket's reader thread closes the socket when
+    the peer goes, and a close racing a keepalive write used to end in ``EBADF``. Everything
+    else (``recv``, ``fileno``, ``setsockopt``, ``shutdown``...) goes straight to the socket.
     """
 
     def __init__(self, sub: "Subscriber", sock: socket.socket) -> None:
@@ -121,6 +128,10 @@ class SerialSocket:
     def sendall(self, data: bytes, flags: int = 0) -> None:
         """Write all of ``data`` in turn (blocking)."""
         self._sub.write_raw(data, flags)
+
+    def close(self) -> None:
+        """Close the socket once no write is in progress (:meth:`Subscriber.close_socket`)."""
+        self._sub.close_socket()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._sock, name)
@@ -182,6 +193,7 @@ class Subscriber:
         self.writing = False  # a blocking writer holds the write turn
         self.busy = False  # the handler thread is writing
         self.dead = False
+        self.closed = False  # the socket is closed (or closing): no write may start
         self.woken = False
         event = getattr(ws, "event", None)
         self.wakes = all(hasattr(event, name) for name in ("set", "clear", "wait"))
@@ -218,10 +230,13 @@ class Subscriber:
 
         Waits until no other write is in progress, takes the turn, finishes the frame
         ``offer`` began (if any), writes ``data``, then gives the turn back. Never called by
-        the fan-out thread. Raises ``OSError`` as the socket does.
+        the fan-out thread. Raises ``OSError`` as the socket does, and ``BrokenPipeError``
+        once the socket is closed (:meth:`close_socket`).
         """
         with self.cond:
             self.cond.wait_for(lambda: not self.writing)
+            if self.closed:
+                raise BrokenPipeError(errno.EPIPE, "the WebSocket connection is closed")
             self.writing = True
             rest, self.rest = self.rest, b""
         try:
@@ -233,6 +248,26 @@ class Subscriber:
             with self.cond:
                 self.writing = False
                 self.cond.notify_all()
+
+    def close_socket(self) -> None:
+        """Close the real socket without racing a write (any thread; idempotent).
+
+        No write starts after this is called; a write in progress is let finish, or, when it
+        is blocked on a peer that stopped reading, ended by ``shutdown`` (which leaves the file
+        descriptor open, so no other connection can be handed it meanwhile). Then the socket
+        is closed. Waits at most :data:`CLOSE_WAIT_S` for the writer.
+        """
+        with self.cond:
+            self.dead = self.closed = True
+            self.cond.notify_all()
+            writing = self.writing
+        if writing:
+            with contextlib.suppress(OSError):
+                self.sock.shutdown(socket.SHUT_RDWR)
+        with self.cond:
+            self.cond.wait_for(lambda: not self.writing, timeout=CLOSE_WAIT_S)
+        self.sock.close()
+
 
     def write_blocking(self, message: Message, have: int | None = None) -> None:
         """Write ``message`` now (as a delta when the client holds ``have``, its base; else
@@ -271,7 +306,8 @@ class Subscriber:
         or a keepalive is due, so an idle screen costs no wake-ups. Without that hook (a
         connection object of another kind) it wakes every :data:`POLL_S` seconds instead.
         """
-        idle_since = time.monotonic()
+        idle_since = window_start = time.monotonic()
+        window_frames = 0
         while self.ws.connected:
             with self.cond:
                 if self.wakes:
@@ -295,7 +331,10 @@ class Subscriber:
                 if not self.ws.connected:
                     return
                 if woken or not self.wakes:
-                    _drain(self.ws)
+                    now = time.monotonic()
+                    if now - window_start >= POLL_S:  # at most MAX_CLIENT_FRAMES per POLL_S
+                        window_start, window_frames = now, 0
+                    window_frames += _drain(self.ws, MAX_CLIENT_FRAMES - window_frames)
                 if pending is not None:
                     self.write_blocking(pending, have)  # finishes a begun frame first
                 elif rest:
@@ -383,7 +422,7 @@ def stream(ws: Any, topic: str, initial: Callable[[], tuple[int, bytes]]) -> Non
 
     ``initial()`` gives ``(version, payload)`` when the hub has nothing on ``topic`` yet.
     Returns when the connection closes; raises ``ConnectionClosed`` from a send on a
-    closed connection (flask-sock treats that as a normal end).
+    closed connection (:func:`web.http.handshake.route` treats that as a normal end).
     """
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     hub = get_service(app).hub
@@ -404,29 +443,31 @@ def stream(ws: Any, topic: str, initial: Callable[[], tuple[int, bytes]]) -> Non
         fanout.unsubscribe(sub)
 
 
-def _drain(ws: Any) -> None:
-    """Read and drop what the client sent (bounded); close a client that floods (1008)."""
-    for _ in range(MAX_CLIENT_FRAMES):
+def _drain(ws: Any, budget: int = MAX_CLIENT_FRAMES) -> int:
+    """Read and drop what the client sent; returns how many frames. More than ``budget``
+    closes the client (1008): it floods."""
+    for count in range(budget + 1):
         if ws.receive(timeout=0) is None:
-            return
+            return count
     ws.close(reason=1008, message="too many client messages")
     raise ConnectionClosed(1008, "too many client messages")
 
 
-@sock.route("/ws/tables/<table_id>", bp=bp)
+@handshake.route(bp, "/ws/tables/<table_id>")
 def table_socket(ws: Any, table_id: str) -> None:
     """Live snapshots of one table; error frame + close 4404 for an unknown table."""
     service = get_service()
     try:
         service.table(table_id)
-    except ApiError as err:
+    except domain.TableError as e:
+        err = from_domain_error(e)
         ws.send(error_frame(err))
         ws.close(reason=CLOSE_UNKNOWN_TABLE if err.status == 404 else 1008, message=err.code)
         return
     stream(ws, table_topic(table_id), lambda: service.snapshot_json(table_id))
 
 
-@sock.route("/ws/lobby", bp=bp)
+@handshake.route(bp, "/ws/lobby")
 def lobby_socket(ws: Any) -> None:
     """Live lobby list (every table's lobby entry)."""
     service = get_service()
@@ -435,7 +476,7 @@ def lobby_socket(ws: Any) -> None:
 
 def init_app(app: Flask) -> None:
     """Register the WebSocket routes; pass ``ROADS_WS_PING_S`` and ``ROADS_WS_MAX_MESSAGE_BYTES``
-    to flask-sock (``SOCK_SERVER_OPTIONS``, keys already set there win)."""
+    to the handshake (``SOCK_SERVER_OPTIONS``, :mod:`web.http.handshake`; keys already set there win)."""
     settings = get_settings(app)
     options = dict(app.config.get("SOCK_SERVER_OPTIONS") or {})
     options.setdefault("ping_interval", settings.ws_ping_s if settings.ws_ping_s > 0 else None)
@@ -443,4 +484,3 @@ def init_app(app: Flask) -> None:
     app.config["SOCK_SERVER_OPTIONS"] = options
     app.extensions["roads.ws_frames"] = FrameCache()
     app.register_blueprint(bp)
-    sock.init_app(app)

@@ -428,3 +428,13 @@ def reset_caches() -> None:
 def font_report() -> dict[str, list[str]]:
     """For diagnostics: language -> the font files of its chain (bold)."""
     return {lang: [f"{Path(f.path).name}#{f.index}" for f in font_chain(lang)] for lang in LANGUAGES}
+
+
+def middle_to_baseline(text: str, y_middle: float, *, size: int, lang: str = "en", weight: str = "bold") -> float:
+    """The baseline y (px) that puts the vertical middle of ``text`` at ``y_middle``, as
+    :func:`draw_text` with a ``"?m"`` anchor does (cap-height band, or the ink of taller scripts).
+    The board model stores baselines, so the PNG and the SVG page place text alike."""
+    if not text:
+        return y_middle
+    asc, desc = _middle_metrics(text, int(size), lang, weight)
+    return y_middle + (asc - desc) / 2

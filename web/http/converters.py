@@ -1,0 +1,28 @@
+"""Path numbers with a bound: ``<int:shoe>`` and ``<int:round>`` take 1-10 ASCII digits.
+
+Werkzeug's own ``int`` converter matches ``\\d+``: any number of digits, Unicode digits
+included (``/shoes/١٢`` is shoe 12), so a path could carry a number far beyond what any
+store holds (SQLite's integers are 64-bit). :func:`init_app` replaces it for the whole app;
+a longer or non-ASCII number does not match the route and answers 404 ``not_found`` in the
+one error shape. Ten digits hold every shoe number the feed accepts
+(:data:`web.http.schemas.MAX_SHOE` = 10**9).
+"""
+
+from __future__ import annotations
+
+from flask import Flask
+from werkzeug.routing import IntegerConverter
+
+MAX_DIGITS = 10
+"""Most digits of a number in a URL path."""
+
+
+class BoundedInt(IntegerConverter):
+    """``int`` path segments of 1 to :data:`MAX_DIGITS` ASCII digits (0-9 only)."""
+
+    regex = r"[0-9]{1,%d}" % MAX_DIGITS
+
+
+def init_app(app: Flask) -> None:
+    """Make :class:`BoundedInt` the app's ``int`` converter (before any route is added)."""
+    app.url_map.converters["int"] = BoundedInt

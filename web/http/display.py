@@ -1,0 +1,119 @@
+"""Display options and facts shared by the HTML pages and the PNG routes.
+
+Query options (a bad value is a 400 ``bad_parameter`` naming the option, :mod:`web.http.query`):
+``lang`` (else Accept-Language), ``theme`` (``dark`` | ``light``), ``bead`` (``letters`` |
+``total`` | ``colour``), ``good`` (comma-separated good-road patterns to highlight; ``none``
+for none; default the ``ROADS_GOOD_ROADS`` setting).
+
+Display settings (fields of :class:`web.settings.Settings`, read with ``get_settings()``):
+``venue_tz`` (``ROADS_VENUE_TZ``: boards show the time of the last result in it), ``stale_s``
+(``ROADS_STALE_S``: a PNG of a feed silent longer says so), ``good_roads`` (``ROADS_GOOD_ROADS``:
+patterns highlighted unless ``good`` chooses) and ``screens`` (``ROADS_SCREENS``, see
+:mod:`web.http.screens`).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from typing import Any, Mapping
+
+from flask import request
+
+from web import i18n
+from web.http.errors import BadRequest
+from web.http.query import BAD_PARAMETER, choice_arg
+from web.render.cells import BEAD_CONTENT
+from web.render.theme import THEMES
+from web.settings import GOOD_ROAD_IDS, get_settings
+
+GOOD_ROAD_PATTERNS: tuple[str, ...] = GOOD_ROAD_IDS
+"""Pattern ids a screen may highlight (:data:`web.settings.GOOD_ROAD_IDS`)."""
+
+
+def venue_tz() -> str:
+    """The venue's IANA time zone name (``ROADS_VENUE_TZ``, checked when the app starts)."""
+    return get_settings().venue_tz
+
+
+def stale_after_s() -> float:
+    """Seconds of feed silence after which a PNG says the feed is silent (``ROADS_STALE_S``)."""
+    return get_settings().stale_s
+
+
+def parse_patterns(raw: str | None, field: str = "good") -> tuple[str, ...]:
+    """``"long_banker,ping_pong"`` -> the tuple; ``"none"`` or empty -> ``()``; raises
+    :class:`BadRequest` naming ``field`` for an unknown pattern."""
+    if raw is None:
+        return ()
+    names = [n.strip() for n in str(raw).split(",") if n.strip()]
+    if names == ["none"]:
+        return ()
+    for n in names:
+        if n not in GOOD_ROAD_PATTERNS:
+            raise BadRequest(f"unknown good-road pattern {n!r}; expected some of {', '.join(GOOD_ROAD_PATTERNS)}",
+                             field=field, code=BAD_PARAMETER)
+    return tuple(dict.fromkeys(names))
+
+
+def patterns_arg(default: tuple[str, ...] | None = None) -> tuple[str, ...]:
+    """``?good=`` or ``default`` (else ``ROADS_GOOD_ROADS``)."""
+    raw = request.args.get("good")
+    if raw is not None:
+        return parse_patterns(raw)
+    if default is not None:
+        return default
+    return get_settings().good_roads
+
+
+def bead_arg(default: str = "letters") -> str:
+    """``?bead=`` (:data:`web.render.cells.BEAD_CONTENT`)."""
+    return choice_arg("bead", BEAD_CONTENT, default, blank_is_default=True)
+
+
+def theme_arg(default: str, *, strict: bool = False) -> str:
+    """``?theme=`` (pages take an empty value as no choice; ``strict`` routes refuse it)."""
+    return choice_arg("theme", tuple(THEMES), default, blank_is_default=not strict)
+
+
+def lang_arg(*, strict: bool = False, default: str | None = None) -> str:
+    """``?lang=``; pages fall back (:func:`web.i18n.pick_language`), ``strict`` routes refuse an
+    unknown language with a 400."""
+    raw = request.args.get("lang")
+    if raw is not None and strict:
+        norm = i18n.normalize_language(raw)
+        if norm is None:
+            raise BadRequest(f"unknown language {raw!r}; expected one of {', '.join(i18n.LANGUAGES)}", field="lang",
+                             code=BAD_PARAMETER)
+        return norm
+    if raw is None and default is not None:
+        return default
+    return i18n.pick_language(request)
+
+
+def _parse_time(iso: str | None) -> _dt.datetime | None:
+    if not iso:
+        return None
+    try:
+        t = _dt.datetime.fromisoformat(str(iso).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return t if t.tzinfo else t.replace(tzinfo=_dt.timezone.utc)
+
+
+def shoe_facts(service: Any, table_id: str, snapshot: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"last_at": ISO time of the shoe's last result | None, "stale": bool}`` from the
+    service's shoe list (public ``shoes()``); ``stale``: the current shoe's feed has been silent
+    longer than ``ROADS_STALE_S``."""
+    last_at = None
+    try:
+        for s in service.shoes(table_id):
+            if s.get("shoe") == snapshot.get("shoe"):
+                last_at = s.get("last_round_at") or None
+                break
+    except Exception:  # an unknown table here is the caller's 404; the time is only decoration
+        last_at = None
+    stale = False
+    t = _parse_time(last_at)
+    if t is not None and snapshot.get("live", True):
+        stale = (_dt.datetime.now(_dt.timezone.utc) - t).total_seconds() > stale_after_s()
+    return {"last_at": last_at, "stale": stale}

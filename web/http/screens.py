@@ -1,0 +1,131 @@
+"""Lobby screens: which tables a lobby page shows, in which order, paged how, and their model.
+
+A screen is a plain URL a signage player opens and never touches:
+``/lobby?tables=T1,T2&per_page=6&rotate_s=15&page=1`` (``page`` for ``/lobby.png``), or a named
+screen ``/screens/<name>`` from the ``ROADS_SCREENS`` setting: a JSON object (or path of a
+file holding one) ``{"lobby-east": {"tables": ["T1", "T2"], "per_page": 6, "rotate_s": 15,
+"lang": "th", "theme": "dark", "good": ["long_banker"], "bead": "letters", "title": "East"}}``
+(every key optional; ``tables`` absent = every table, in the service's order).
+
+Query options: ``tables`` (comma-separated ids, shown in that order; unknown ids are left
+out), ``per_page`` (1-24, default 6), ``page`` (1-based), ``rotate_s`` (seconds between pages,
+0 = no rotation, 3-3600; default 20 when there is more than one page).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Mapping
+
+from web.http.display import shoe_facts, venue_tz
+from web.http.errors import BadRequest, NotFound
+from web.http.query import BAD_PARAMETER, int_arg
+from web.render.model import BoardOptions
+from web.render.screen import MAX_PER_PAGE, lobby_model, tile_model
+from web.settings import get_settings
+
+DEFAULT_PER_PAGE = 6
+DEFAULT_ROTATE_S = 20
+SCREEN_MIN_TEXT = 24
+"""Smallest text on a screen (px at 1920x1080; 4K in proportion), see docs/frontend.md."""
+
+
+def named_screens() -> dict[str, dict[str, Any]]:
+    """``ROADS_SCREENS`` as parsed when the app started: ``{name: {key: value}}`` (keys
+    :data:`web.settings.SCREEN_KEYS`)."""
+    return get_settings().screens
+
+
+def screen(name: str) -> dict[str, Any]:
+    """The named screen ``name``; :class:`NotFound` (code ``unknown_screen``) when not set."""
+    found = named_screens().get(name)
+    if found is None:
+        raise NotFound(f"no screen {name!r} in ROADS_SCREENS", field="screen", code="unknown_screen")
+    return found
+
+
+def _ranged(name: str, value: Any, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise BadRequest(f"{name} must be an integer {low}-{high}, got {value!r}", field=name, code=BAD_PARAMETER)
+    return value
+
+
+def paging(args: Mapping[str, Any], preset: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """``{"tables": [ids] | None, "per_page", "page", "rotate_s"}`` from the query (``args``:
+    request.args) over a named screen's ``preset``; raises :class:`BadRequest` naming the option."""
+    preset = preset or {}
+    raw = args.get("tables")
+    tables = preset.get("tables")
+    if raw:
+        tables = [t.strip() for t in raw.split(",") if t.strip()]
+    per_page = int_arg("per_page", None)
+    per_page = _ranged("per_page", per_page if per_page is not None else preset.get("per_page", DEFAULT_PER_PAGE),
+                       1, MAX_PER_PAGE)
+    page = _ranged("page", int_arg("page", 1), 1, 10_000)
+    rotate = int_arg("rotate_s", None)
+    rotate = rotate if rotate is not None else preset.get("rotate_s")
+    if rotate is not None and rotate != 0:
+        rotate = _ranged("rotate_s", rotate, 3, 3600)
+    return {"tables": list(tables) if tables else None, "per_page": per_page, "page": page, "rotate_s": rotate}
+
+
+def pick_tables(service: Any, wanted: list[str] | None) -> list[dict[str, Any]]:
+    """The lobby entries (``service.list_tables()``) of ``wanted`` ids in that order (all when ``None``)."""
+    listed = service.list_tables()
+    if wanted is None:
+        return listed
+    by_id = {t.get("id"): t for t in listed}
+    return [by_id[t] for t in wanted if t in by_id]
+
+
+class TileCache:
+    """Tile models by (table, shoe, version, options, last_at, stale); bounded, thread-safe."""
+
+    def __init__(self, size: int = 512) -> None:
+        self.size = size
+        self._items: dict[tuple, dict] = {}
+        self._lock = threading.Lock()
+
+    def __call__(self, snap: Mapping[str, Any], opts: BoardOptions, last_at: str | None, stale: bool,
+                 tz: str) -> dict[str, Any]:
+        key = (snap.get("table"), snap.get("shoe"), snap.get("version"), opts, last_at, stale, tz)
+        with self._lock:
+            hit = self._items.get(key)
+        if hit is not None:
+            return hit
+        m = tile_model(snap, opts, last_at=last_at, tz=tz, stale=stale)
+        with self._lock:
+            if len(self._items) >= self.size:
+                self._items.clear()
+            self._items[key] = m
+        return m
+
+
+_TILES = TileCache()
+
+
+def lobby_page_model(service: Any, opts: BoardOptions, page_opts: Mapping[str, Any], *, title: str | None,
+                     with_stale: bool) -> dict[str, Any]:
+    """The lobby model of ``page_opts["page"]`` (clamped to the last page) for the screen's
+    tables; each tile from the table's snapshot (public ``snapshot()``) and shoe facts.
+    ``with_stale``: tiles of silent feeds say so (the PNG; pages say it themselves)."""
+    entries = pick_tables(service, page_opts["tables"])
+    per = page_opts["per_page"]
+    pages = max(1, -(-len(entries) // per))
+    page = min(page_opts["page"], pages)
+    chosen = entries[(page - 1) * per: page * per]
+    tz = venue_tz()
+    rows = []
+    for t in chosen:
+        try:
+            snap = dict(service.snapshot(t["id"]))
+        except Exception:  # a table gone between the list and its snapshot
+            continue
+        snap.setdefault("name", t.get("name"))
+        facts = shoe_facts(service, t["id"], snap)
+        rows.append((snap, facts["last_at"], facts["stale"] and with_stale))
+    model = lobby_model(rows, opts, title=title, page=page, pages=pages, tz=tz,
+                        tile_cache=lambda s, o, la, st: _TILES(s, o, la, st, tz))
+    model["rotate_s"] = page_opts["rotate_s"]
+    model["per_page"] = per
+    return model

@@ -1,0 +1,298 @@
+"""The Pillow painter of the board model (:mod:`web.render.model`): model in, RGB image out.
+
+It paints only what the model says, in the palette of :mod:`web.render.theme`: panels and their
+primitives (:mod:`web.render.prims`), road grids, and road cells (:mod:`web.render.cells`, shape
+proportions from the model's ``geom``). Anti-aliasing: each cell's marks are drawn once per
+size at 4x as coverage masks, box-reduced and cached as one sprite, then pasted; text is
+FreeType-anti-aliased and shaped by raqm (:mod:`web.render.fonts`). :func:`encode_png` maps the
+image onto the theme's fixed 256-colour palette and writes it at zlib level 1 (chosen by
+measurement, bench/bench_png.py).
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import threading
+from typing import Any, Mapping
+
+from PIL import Image, ImageDraw
+
+from web.render import fonts
+from web.render.cells import GEOMETRY
+from web.render.theme import COLOUR_NAMES, DIM_ALPHA, RGB, THEMES, palette
+
+SUPERSAMPLE = 4
+"""Cell marks are drawn at this multiple of their final size, then box-reduced."""
+
+PNG_COMPRESS_LEVEL = 1
+"""zlib level of PNG encoding: level 1 encodes a 1080p board several times faster than Pillow's
+default (6); levels 2-3 cost more time than they save bytes (bench/bench_png.py)."""
+
+ENCODINGS: tuple[str, ...] = ("palette", "rgb", "adaptive")
+"""``encode_png`` modes: the theme's fixed palette, 24-bit RGB, an adaptive 256-colour palette."""
+
+DEFAULT_ENCODING = "palette"
+
+
+class PaintError(ValueError):
+    """An encoding or theme that cannot be painted; ``field`` names it."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+# --------------------------------------------------------------------------- cell sprites
+
+def _circle(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, *, fill: int | None = None,
+            width: float = 0) -> None:
+    box = (cx - r, cy - r, cx + r, cy + r)
+    if width:
+        d.ellipse(box, outline=255, width=max(1, round(width)))
+    else:
+        d.ellipse(box, fill=fill if fill is not None else 255)
+
+
+@functools.lru_cache(maxsize=2048)
+def _mask(shape: str, size: int) -> Image.Image:
+    """Coverage mask ("L", ``size`` px square) of one mark; proportions from :data:`GEOMETRY`."""
+    k = SUPERSAMPLE
+    s = size * k
+    img = Image.new("L", (s, s), 0)
+    d = ImageDraw.Draw(img)
+    c = s / 2
+    g = GEOMETRY
+    if shape in ("ring", "eye"):
+        _circle(d, c, c, s * g[shape]["r"] + s * g[shape]["w"] / 2, width=s * g[shape]["w"])
+    elif shape in ("disc", "dot", "pip"):
+        _circle(d, c, c, s * g[shape]["r"])
+    elif shape in ("slash", "tie"):
+        a, b, w = s * g[shape]["a"], s * g[shape]["b"], s * g[shape]["w"]
+        d.line((a, b, b, a), fill=255, width=max(1, round(w)))
+        for px, py in ((a, b), (b, a)):
+            _circle(d, px, py, w / 2)
+    elif shape in ("bp", "pp", "nat", "bp_halo", "pp_halo", "nat_halo"):
+        base = shape.split("_")[0]
+        r = s * g["mark"]["r"] + (s * g["mark"]["halo"] if shape.endswith("halo") else 0)
+        _circle(d, s * g[base]["x"], s * g[base]["y"], r)
+    elif shape == "newest":
+        n = g["newest"]
+        inset, w = s * n["inset"], max(k, s * n["w"])
+        d.rounded_rectangle((inset, inset, s - inset - 1, s - inset - 1), radius=s * n["radius"], outline=255,
+                            width=round(w))
+    elif shape == "blank":
+        pass
+    else:  # pragma: no cover - programming error
+        raise ValueError(f"unknown mark shape {shape!r}")
+    return img.reduce(k)
+
+
+@functools.lru_cache(maxsize=1024)
+def _text_mask(t: str, size: int, frac: float, base: float, lang: str) -> Image.Image:
+    """Mask of text ``t`` in a ``size`` px cell: font ``frac * size`` px, baseline ``base * size``
+    below the centre (the model's ``glyphs``)."""
+    img = Image.new("L", (size, size), 0)
+    d = ImageDraw.Draw(img)
+    fonts.draw_text(d, (size / 2, size / 2 + base * size), t, size=max(5, round(frac * size)), fill=255, lang=lang,
+                    anchor="ms")
+    return img
+
+
+@functools.lru_cache(maxsize=2048)
+def _sprite(layers: tuple, size: int) -> Image.Image:
+    """One cell as an RGBA sprite: ``layers`` of ``(rgb, shape)`` composited in order; a shape is
+    a :func:`_mask` name or ``("text", t, frac, base, lang)``."""
+    acc = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    for colour, shape in layers:
+        mask = _text_mask(shape[1], size, shape[2], shape[3], shape[4]) if isinstance(shape, tuple) else \
+            _mask(shape, size)
+        layer = Image.new("RGBA", (size, size), colour + (255,))
+        layer.putalpha(mask)
+        acc = Image.alpha_composite(acc, layer)
+    return acc
+
+
+def _cell_layers(cell: Mapping[str, Any], pal: Mapping[str, RGB], glyphs: Mapping[str, Any], lang: str,
+                 halo: RGB) -> tuple:
+    m = cell["m"]
+    colour = pal.get(cell.get("c", "muted"), pal["muted"])
+    layers: list = []
+    if m != "blank":
+        layers.append((colour, m))
+    if cell.get("t"):
+        frac, base = glyphs.get(cell["t"], (GEOMETRY["letter"]["one"], 0.18))
+        layers.append((pal["on_symbol"], ("text", str(cell["t"]), float(frac), float(base), lang)))
+    if cell.get("ties") and m == "ring":
+        layers.append((pal["tie"], "tie"))
+    for key, shape, cname in (("bp", "bp", "banker"), ("pp", "pp", "player"), ("nat", "nat", "natural")):
+        if cell.get(key):
+            layers += [(halo, shape + "_halo"), (pal[cname], shape)]
+    if (cell.get("ties") or 0) > 1 and str(cell["ties"]) in glyphs:  # no glyph: too small to read, left out
+        frac, base = glyphs[str(cell["ties"])]
+        layers.append((pal["text"], ("text", str(cell["ties"]), float(frac), float(base), "en")))
+    if cell.get("n"):
+        layers.append((pal["newest"], "newest"))
+    return tuple(layers)
+
+
+def _paint_cell(img: Image.Image, cell: Mapping[str, Any], pal: Mapping[str, RGB], glyphs: Mapping[str, Any],
+                lang: str, ox: int, oy: int, halo: RGB) -> None:
+    s = int(cell["s"])
+    if s < 2:
+        return
+    sprite = _sprite(_cell_layers(cell, pal, glyphs, lang, halo), s)
+    x, y = round(cell["x"]) + ox, round(cell["y"]) + oy
+    img.paste(sprite, (x, y, x + s, y + s), sprite)
+
+
+# --------------------------------------------------------------------------- model painting
+
+def _grid(d: ImageDraw.ImageDraw, r: Mapping[str, Any], pal: Mapping[str, RGB], ox: int, oy: int) -> None:
+    x0, y0, cell, cols, rows = r["x"] + ox, r["y"] + oy, r["cell"], r["cols"], r["rows"]
+    x1, y1 = x0 + cols * cell, y0 + rows * cell
+    d.rectangle((x0, y0, x1, y1), fill=pal["cell"])
+    for i in range(cols + 1):
+        d.line((x0 + i * cell, y0, x0 + i * cell, y1), fill=pal["grid"])
+    for j in range(rows + 1):
+        d.line((x0, y0 + j * cell, x1, y0 + j * cell), fill=pal["grid"])
+    d.rectangle((x0, y0, x1, y1), outline=pal["grid_major"])
+
+
+def panel_radius(p: Mapping[str, Any]) -> int:
+    """Corner radius of a panel background (shared with the SVG painter through the model)."""
+    return max(2, round(min(p["w"], p["h"]) * 0.08))
+
+
+def _items(img: Image.Image, d: ImageDraw.ImageDraw, items, pal, glyphs, lang: str, ox: int, oy: int) -> None:
+    for it in items:
+        p = it["p"]
+        if p == "t":
+            if not it["t"]:
+                continue
+            anchor = {"l": "ls", "m": "ms", "r": "rs"}[it["a"]]
+            fonts.draw_text(d, (it["x"] + ox, it["y"] + oy), it["t"], size=int(it["s"]), fill=pal[it["c"]], lang=lang,
+                            weight="regular" if it["w"] == "r" else "bold", anchor=anchor)
+        elif p == "r":
+            box = (it["x"] + ox, it["y"] + oy, it["x"] + ox + it["w"] - 1, it["y"] + oy + it["h"] - 1)
+            if it.get("r"):
+                d.rounded_rectangle(box, radius=it["r"], fill=pal[it["c"]])
+            else:
+                d.rectangle(box, fill=pal[it["c"]])
+        elif p == "l":
+            d.line((it["x1"] + ox, it["y1"] + oy, it["x2"] + ox, it["y2"] + oy), fill=pal[it["c"]],
+                   width=max(1, round(it["w"])))
+        elif p == "m":
+            _paint_cell(img, it, pal, glyphs, lang, ox, oy, pal["panel"])
+
+
+def paint_into(img: Image.Image, model: Mapping[str, Any], ox: int = 0, oy: int = 0) -> None:
+    """Paint ``model`` onto ``img`` with its canvas origin at ``(ox, oy)``."""
+    pal = palette(model["theme"])
+    lang = model["lang"]
+    glyphs = model.get("glyphs") or {}
+    d = ImageDraw.Draw(img)
+    later = []
+    for p in model.get("panels", []):
+        if p["id"] == "banner":
+            later.append(p)
+            continue
+        if p.get("bg"):
+            d.rounded_rectangle((p["x"] + ox, p["y"] + oy, p["x"] + ox + p["w"] - 1, p["y"] + oy + p["h"] - 1),
+                                radius=panel_radius(p), fill=pal[p["bg"]])
+    for r in model.get("roads", []):
+        _grid(d, r, pal, ox, oy)
+        for c in r["cells"]:
+            _paint_cell(img, c, pal, glyphs, lang, ox, oy, pal["cell"])
+    if model.get("dim"):
+        for r in model.get("roads", []):
+            box = (r["x"] + ox, r["y"] + oy, r["x"] + ox + r["w"] + 1, r["y"] + oy + r["h"] + 1)
+            part = img.crop(box)
+            img.paste(Image.blend(Image.new("RGB", part.size, pal["background"]), part, DIM_ALPHA), box[:2])
+    for p in model.get("panels", []):
+        if p["id"] != "banner":
+            _items(img, d, p["items"], pal, glyphs, lang, ox, oy)
+    for t in model.get("tiles", []):
+        sub = t["model"]
+        radius = max(4, round(min(t["w"], t["h"]) * 0.03))
+        edge = pal["natural"] if sub.get("hl") else pal["panel_edge"]
+        d.rounded_rectangle((t["x"], t["y"], t["x"] + t["w"] - 1, t["y"] + t["h"] - 1), radius=radius,
+                            fill=pal["panel"], outline=edge, width=max(2, round(min(t["w"], t["h"]) * 0.008)))
+        paint_into(img, sub, ox + t["x"], oy + t["y"])
+    for p in later:
+        d.rectangle((p["x"] + ox, p["y"] + oy, p["x"] + ox + p["w"] - 1, p["y"] + oy + p["h"] - 1), fill=pal[p["bg"]])
+        _items(img, d, p["items"], pal, glyphs, lang, ox, oy)
+
+
+def paint(model: Mapping[str, Any]) -> Image.Image:
+    """The RGB image (``model["w"]`` x ``model["h"]`` px) of a board, tile or lobby model."""
+    img = Image.new("RGB", (int(model["w"]), int(model["h"])), palette(model["theme"])["background"])
+    paint_into(img, model)
+    return img
+
+
+# --------------------------------------------------------------------------- encoding
+
+_PALETTES: dict[str, Image.Image] = {}
+_PALETTE_LOCK = threading.Lock()
+
+
+def theme_palette(theme: str) -> Image.Image:
+    """A 256-colour palette image ("P") for boards in ``theme`` (built once, cached).
+
+    Slots: every colour of the theme exactly (flat areas keep their true colour), then the rest
+    chosen (fast octree) from the anti-aliasing ramps between every colour drawn and every
+    colour it is drawn on, the dimmed roads included. Mapping a board onto this fixed palette
+    takes a few ms where an adaptive quantisation of a 1080p image takes ~25 ms.
+    """
+    with _PALETTE_LOCK:
+        hit = _PALETTES.get(theme)
+        if hit is not None:
+            return hit
+    pal = palette(theme)
+    base: list[RGB] = []
+    for name in COLOUR_NAMES:
+        if pal[name] not in base:
+            base.append(pal[name])
+    bg = pal["background"]
+    dimmed = [tuple(round(bg[k] + (c[k] - bg[k]) * DIM_ALPHA) for k in range(3)) for c in base]
+    base += [c for c in dimmed if c not in base][: 64]
+    backs = [pal[n] for n in ("background", "panel", "cell", "badge", "banker", "player", "tie", "natural", "repeat",
+                              "break", "offline")]
+    steps = 24
+    swatch = Image.new("RGB", (steps, len(base) * len(backs)))
+    px = swatch.load()
+    row = 0
+    for fg in base:
+        for b in backs:
+            for i in range(steps):
+                a = i / (steps - 1)
+                px[i, row] = tuple(round(b[k] + (fg[k] - b[k]) * a) for k in range(3))
+            row += 1
+    ramps = swatch.quantize(256 - len(base), method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    extra = ramps.getpalette()[: 3 * (256 - len(base))]
+    flat = [c for colour in base for c in colour] + extra
+    flat += [0] * (768 - len(flat))
+    img = Image.new("P", (1, 1))
+    img.putpalette(flat)
+    with _PALETTE_LOCK:
+        _PALETTES[theme] = img
+    return img
+
+
+def encode_png(image: Image.Image, *, theme: str = "dark", encoding: str = DEFAULT_ENCODING,
+               compress_level: int = PNG_COMPRESS_LEVEL) -> bytes:
+    """PNG bytes of a board ``image`` painted in ``theme``: ``encoding`` ``"palette"`` (the theme's
+    fixed palette, no dithering), ``"rgb"`` (24-bit, exact) or ``"adaptive"``; ``compress_level``
+    0-9. Raises :class:`PaintError` (field ``encoding`` or ``theme``) for unknown values."""
+    if encoding not in ENCODINGS:
+        raise PaintError("encoding", f"unknown PNG encoding {encoding!r}; expected one of {', '.join(ENCODINGS)}")
+    if encoding == "palette":
+        if theme not in THEMES:
+            raise PaintError("theme", f"unknown theme {theme!r}; expected one of {', '.join(THEMES)}")
+        image = image.quantize(palette=theme_palette(theme), dither=Image.Dither.NONE)
+    elif encoding == "adaptive":
+        image = image.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    buf = io.BytesIO()
+    image.save(buf, format="PNG", compress_level=compress_level)
+    return buf.getvalue()

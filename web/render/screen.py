@@ -1,0 +1,245 @@
+"""Lobby screens: the tile of one table and the page of tiles, as board models.
+
+A lobby page is a canvas (1920x1080, 1080x1920, 3840x2160...) with a title bar and a grid of
+tiles; each tile is the model of one table (:func:`tile_model`, kind ``"tile"``) in its own
+canvas, placed at the tile's position, so a table's tile is computed once per version and
+size. Tile contents, from the top: table name and last result, shoe / round and the time of
+the last result, the big road (with the bead plate beside it and the derived roads under it
+when there is room at full cell size), the side-bet line naming the next bet to close, and the
+good roads the screen highlights.
+
+Sizes for distance (docs/frontend.md): on a screen (``BoardOptions.min_text`` >= 24), name,
+shoe / round, last result and side-bet line are at least :data:`SCREEN_BIG_PX` and scale with
+the tile; every other word at least ``min_text``; a road is shown only when its cells are at
+least :data:`SCREEN_MIN_CELL` (the big road always is).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from web.render import cells as cells_mod
+from web.render import layout, panels
+from web.render.cells import GEOMETRY
+from web.render.prims import fit, label, panel, text
+
+SCREEN_BIG_PX = 36
+"""Smallest size of a screen tile's table name, shoe / round, last result and side-bet line (px at 1920x1080)."""
+
+SCREEN_MIN_CELL = 40
+"""Smallest road cell of a screen tile (px at 1920x1080); a mini road that would be smaller is left out."""
+
+MAX_PER_PAGE = 24
+"""Most tiles on one page."""
+
+
+def _grid(x: float, y: float, cols: int, rows: int, cell: int) -> dict[str, int]:
+    return {"x": int(x), "y": int(y), "w": cols * cell, "h": rows * cell, "cols": cols, "rows": rows, "cell": cell}
+
+
+def tile_geometry(w: int, h: int, *, min_text: int, screen: bool) -> dict[str, Any]:
+    """Regions of a tile ``w`` x ``h`` px: ``line1``/``line2`` text bands, ``big_road`` and maybe
+    ``bead_plate`` and the three derived roads, ``side_bet`` and ``badges`` bands; ``big`` and
+    ``small`` text px."""
+    big_min = SCREEN_BIG_PX if screen else min_text
+    big = max(big_min, round(h * 0.075))
+    small = max(min_text, round(big * 0.7))
+    pad = max(4, round(big * 0.3))
+    band = round(big * 1.35)
+    badge_band = round(small * 1.8)
+    fixed = 2 * pad + 2 * band + band + badge_band + 2 * pad
+    avail_h = h - fixed
+    inner_w = w - 2 * pad
+    c = layout._even(avail_h / 6)
+    c = max(4, min(c, layout._even(inner_w / 10)))
+    min_cell = SCREEN_MIN_CELL if screen else max(6, min_text)
+    regions: dict[str, dict[str, int]] = {}
+    y = pad
+    regions["line1"] = {"x": pad, "y": y, "w": inner_w, "h": band}
+    y += band
+    regions["line2"] = {"x": pad, "y": y, "w": inner_w, "h": band}
+    y += band + pad
+    cols = max(2, inner_w // c)
+    bead_cols = 0
+    if cols >= 24:  # room beside the big road: the bead plate, at the same cell size
+        bead_cols = max(6, cols // 4)
+        cols -= bead_cols
+    used_w = (cols + bead_cols) * c + (pad if bead_cols else 0)
+    x0 = pad + (inner_w - used_w) // 2
+    regions["big_road"] = _grid(x0, y, cols, 6, c)
+    if bead_cols:
+        regions["bead_plate"] = _grid(x0 + cols * c + pad, y, bead_cols, 6, c)
+    y += 6 * c + pad
+    # derived roads under the big road, side by side, when their cells are still full size
+    half = c // 2
+    spare = h - y - (band + badge_band + 2 * pad)
+    if half >= min_cell and spare >= 6 * half + pad:
+        third = (cols + bead_cols) * c // 3
+        dcols = max(1, third // half)
+        for i, name in enumerate(cells_mod.DERIVED_SHAPES):
+            regions[name] = _grid(x0 + i * (third + 0), y, dcols, 6, half)
+        y += 6 * half + pad
+    regions["side_bet"] = {"x": pad, "y": y, "w": inner_w, "h": band}
+    y += band
+    regions["badges"] = {"x": pad, "y": y, "w": inner_w, "h": badge_band}
+    return {"cell": c, "big": big, "small": small, "pad": pad, "regions": regions}
+
+
+def tile_model(snapshot: Mapping[str, Any], opts: Any, *, last_at: str | None = None, tz: str = "UTC",
+               stale: bool = False) -> dict[str, Any]:
+    """The model of one lobby tile (kind ``"tile"``; keys as :func:`web.render.model.board_model`,
+    plus ``"hl"``: the table has a good road this screen highlights). ``opts.extra["screen"]``
+    true: sizes for distance."""
+    from web.render.model import MODEL_VERSION, _has_rounds, _roads, glyphs, venue_time
+
+    screen = bool(opts.extra.get("screen"))
+    lang, min_px = opts.lang, opts.min_text
+    g = tile_geometry(opts.width, opts.height, min_text=min_px, screen=screen)
+    regs, big, small = g["regions"], g["big"], g["small"]
+    when = venue_time(last_at, tz)
+    ps: list[dict[str, Any]] = []
+    # line 1: name left, last result right (winner's colour)
+    l1 = regs["line1"]
+    last = snapshot.get("last") if isinstance(snapshot.get("last"), Mapping) else None
+    res_items = []
+    res_w = 0.0
+    if last is not None:
+        w = str(last.get("winner"))
+        word = label("winner." + w, lang)
+        parts = [(word + "  ", cells_mod.WINNER_COLOURS.get(w, "text")), (str(last.get("player_total")), "player"),
+                 (" · ", "muted"), (str(last.get("banker_total")), "banker")]
+        rs = big
+        res_w = sum(panels.prims.width(t, rs, lang) for t, _ in parts)
+        res_items = panels.runs(parts, l1["x"] + l1["w"], l1["y"] + l1["h"] / 2, rs, lang, anchor="r")
+    name = str(snapshot.get("name") or snapshot.get("table") or "")
+    nt, ns = fit(name, l1["w"] - res_w - g["pad"], big, lang, min_size=big)
+    ps.append(panel("line1", l1, None, [text(nt, l1["x"], l1["y"] + l1["h"] / 2, ns, "text", lang=lang)] + res_items))
+    # line 2: shoe / round left, time of the last result right
+    l2 = regs["line2"]
+    sub = "  ·  ".join(x for x in (label("ui.shoe_n", lang, n=snapshot.get("shoe")) if snapshot.get("shoe") is not None
+                                   else "", label("ui.round_n", lang, n=snapshot.get("round"))
+                                   if snapshot.get("round") is not None else "") if x)
+    tw = 0.0
+    if when:  # the time of the last result, venue time zone (its own panel: smaller text)
+        tt, ts = fit(when, l2["w"] * 0.35, small, lang, weight="r", min_size=min_px)
+        tw = panels.prims.width(tt, ts, lang, "r")
+        ps.append(panel("time", {**l2, "x": l2["x"] + l2["w"] - round(tw), "w": round(tw)}, None,
+                        [text(tt, l2["x"] + l2["w"], l2["y"] + l2["h"] / 2, ts, "muted", lang=lang, weight="r",
+                              anchor="r")]))
+    st, ss = fit(sub, l2["w"] - tw - g["pad"], big, lang, min_size=big)
+    ps.insert(len(ps) - (1 if when else 0), panel("line2", l2, None,
+                                                   [text(st, l2["x"], l2["y"] + l2["h"] / 2, ss, "muted", lang=lang)]))
+    # roads
+    roads = _roads(snapshot, regs, opts)
+    if not _has_rounds(snapshot):
+        br = regs["big_road"]
+        t, s = fit(label("ui.no_rounds_yet", lang), br["w"] * 0.9, small, lang, weight="r", min_size=min_px)
+        ps.append(panel("note", br, None, [text(t, br["x"] + br["w"] / 2, br["y"] + br["h"] / 2, s, "muted",
+                                                 lang=lang, weight="r", anchor="m")]))
+    # the side bet closing next
+    sb = regs["side_bet"]
+    line, colour = panels.next_bet_line(snapshot, lang)
+    lt, ls = fit(line, sb["w"], big, lang, min_size=big)
+    ps.append(panel("side_bet", sb, None, [text(lt, sb["x"], sb["y"] + sb["h"] / 2, ls, colour, lang=lang)]))
+    # good roads this screen highlights
+    bd = regs["badges"]
+    names = panels.good_road_names(snapshot, lang, opts.highlight)
+    ps.append(panel("badges", bd, None, panels.badges(bd["x"], bd["x"] + bd["w"], bd["y"] + bd["h"] / 2, names, lang,
+                                                      small)))
+    banner_px = max(min_px, small)
+    if stale and when:
+        ps.append(panels.banner(opts.width, opts.height, label("ui.feed_silent", lang, time=when), lang,
+                                size=banner_px))
+    out = {
+        "v": MODEL_VERSION, "kind": "tile", "w": opts.width, "h": opts.height, "theme": opts.theme, "lang": lang,
+        "tz": tz, "table": snapshot.get("table"), "shoe": snapshot.get("shoe"), "version": snapshot.get("version"),
+        "round": snapshot.get("round"), "geom": GEOMETRY, "last_at": last_at, "dim": bool(stale),
+        "panels": ps, "roads": roads, "hl": bool(names),
+        "offline": {"text": label("ui.offline_since", lang, time="{time}"), "size": banner_px},
+    }
+    out["min_text"] = min_px
+    out["glyphs"] = glyphs(out, lang)
+    return out
+
+
+def page_grid(width: int, height: int, count: int, *, top: int, gap: int) -> dict[str, Any]:
+    """Columns and tile size for ``count`` tiles under a ``top`` px title bar: the arrangement
+    whose tiles give the largest big-road cells (tiles between 1:1 and 2.6:1)."""
+    n = max(1, count)
+    area_w, area_h = width - 2 * gap, height - top - 2 * gap
+    best = None
+    for cols in range(1, min(n, 8) + 1):
+        rows = -(-n // cols)
+        tw = (area_w - (cols - 1) * gap) // cols
+        th = (area_h - (rows - 1) * gap) // rows
+        if tw < 64 or th < 64:
+            continue
+        score = min(th * 0.55 / 6, tw / 12) + (0.01 * (tw * th) ** 0.5)
+        if best is None or score > best[0]:
+            best = (score, cols, rows, tw, th)
+    if best is None:
+        raise layout.LayoutError("per_page", f"{count} tiles do not fit a {width}x{height} screen")
+    _, cols, rows, tw, th = best
+    return {"cols": cols, "rows": rows, "tw": tw, "th": th}
+
+
+def page_tiles(width: int, height: int, count: int, *, min_text: int) -> dict[str, Any]:
+    """Geometry of a lobby page: the ``title`` bar rect, ``tiles``: ``[{"x","y","w","h"}]`` for
+    ``count`` tiles (all the same size), and the title text px."""
+    title_px = max(min_text, round(min(width, height) * 0.026))
+    top = round(title_px * 1.8)
+    gap = max(6, round(min(width, height) * 0.012))
+    g = page_grid(width, height, count, top=top, gap=gap)
+    used_w = g["cols"] * g["tw"] + (g["cols"] - 1) * gap
+    used_h = g["rows"] * g["th"] + (g["rows"] - 1) * gap
+    ox = (width - used_w) // 2
+    oy = top + gap + max(0, (height - top - 2 * gap - used_h) // 2)
+    tiles = []
+    for i in range(count):
+        r, c = divmod(i, g["cols"])
+        tiles.append({"x": ox + c * (g["tw"] + gap), "y": oy + r * (g["th"] + gap), "w": g["tw"], "h": g["th"]})
+    return {"title": {"x": gap, "y": 0, "w": width - 2 * gap, "h": top}, "tiles": tiles, "title_px": title_px,
+            "tw": g["tw"], "th": g["th"]}
+
+
+def lobby_model(entries: Sequence[tuple[Mapping[str, Any], str | None, bool]], opts: Any, *, title: str | None,
+                page: int, pages: int, tz: str = "UTC", tile_cache: Any = None) -> dict[str, Any]:
+    """The model of one lobby page: ``entries`` = ``(snapshot, last_at, stale)`` of the tables
+    on this page; ``page`` (1-based) of ``pages``. Keys as a board model (kind ``"lobby"``)
+    plus ``"tiles": [{"id", "x", "y", "w", "h", "model": tile model}]``, ``"page"``, ``"pages"``.
+    ``tile_cache(snapshot, tile_opts, last_at, stale) -> model`` may memoise tiles."""
+    from dataclasses import replace
+
+    from web.render.model import MODEL_VERSION
+
+    lang, min_px = opts.lang, opts.min_text
+    geo = page_tiles(opts.width, opts.height, len(entries), min_text=min_px)
+    t = geo["title"]
+    items = []
+    right_x = t["x"] + t["w"]
+    if pages > 1:
+        pt = label("ui.page_n", lang, n=page, total=pages)
+        items.append(text(pt, right_x, t["h"] / 2, geo["title_px"], "muted", lang=lang, weight="r", anchor="r"))
+        right_x -= panels.prims.width(pt, geo["title_px"], lang, "r") + geo["title_px"]
+    tt, ts = fit(title if title is not None else label("ui.tables", lang), right_x - t["x"], geo["title_px"], lang,
+                 min_size=min_px)
+    items.insert(0, text(tt, t["x"], t["h"] / 2, ts, "text", lang=lang))
+    ps = [panel("title", t, None, items)]
+    if not entries:
+        ps.append(panel("note", {"x": 0, "y": t["h"], "w": opts.width, "h": opts.height - t["h"]}, None,
+                        [text(label("ui.no_tables", lang), opts.width / 2, opts.height / 2, geo["title_px"], "muted",
+                              lang=lang, weight="r", anchor="m")]))
+    tile_opts = replace(opts, kind="tile", width=max(64, geo["tw"]), height=max(64, geo["th"])).check()
+    tiles = []
+    for (snap, last_at, stale), rect in zip(entries, geo["tiles"]):
+        m = tile_cache(snap, tile_opts, last_at, stale) if tile_cache else tile_model(snap, tile_opts, last_at=last_at,
+                                                                                   tz=tz, stale=stale)
+        tiles.append({"id": snap.get("table"), **rect, "model": m})
+    out = {"v": MODEL_VERSION, "kind": "lobby", "w": opts.width, "h": opts.height, "theme": opts.theme,
+           "lang": lang, "tz": tz, "geom": GEOMETRY, "panels": ps, "roads": [], "tiles": tiles, "page": page,
+           "pages": pages, "dim": False, "offline": {"text": label("ui.offline_since", lang, time="{time}"),
+                                                     "size": max(min_px, geo["title_px"])}}
+    out["glyphs"] = {}
+    for tile in tiles:
+        out["glyphs"].update(tile["model"].get("glyphs", {}))
+    return out
