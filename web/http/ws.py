@@ -8,14 +8,16 @@ Endpoints:
 Protocol (server -> client, JSON text frames)::
 
     {"type": "snapshot", "topic": "table:T1", "version": 57, "data": {...the full snapshot...}}
-    {"type": "keepalive", "topic": "table:T1", "version": 57}
+    {"type": "delta", "topic": "table:T1", "base": 57, "version": 58, "ops": [...]}
+    {"type": "keepalive", "topic": "table:T1", "version": 58}
     {"type": "error", "error": {"status": 404, "code": "unknown_table", "message": "...", "field": "table_id"}}
 
-The first frame after connecting is always the full current snapshot; after that, every
-newer version is sent as a full snapshot too, so a client resyncs simply by rendering what
-it gets (or by reconnecting). An unknown table gets the error frame, then close code 4404.
-Client -> server frames are read and dropped: more than :data:`MAX_CLIENT_FRAMES` between
-:data:`POLL_S` seconds closes the connection with 1008.
+The first frame after connecting is always the full current snapshot; after that, a client
+that holds the previous version gets the delta (:mod:`web.frames`, :mod:`web.delta`), any
+other (it skipped versions, or the shoe changed) the full snapshot again; a client that sees
+a gap resyncs by reconnecting (docs/frontend.md "Live updates"). An unknown table gets the
+error frame, then close code 4404. Client -> server frames are read and dropped: more than
+:data:`MAX_CLIENT_FRAMES` within :data:`POLL_S` seconds closes the connection with 1008.
 WebSocket pings are answered by simple-websocket itself.
 
 Fan-out, slow and dead clients (docs/frontend.md "Live updates": latest-only per client,
@@ -26,7 +28,8 @@ straight to the socket when the socket takes it at once; otherwise the connectio
 thread finishes it, blocking only itself, and a newer version replaces the one still
 waiting: nothing is queued per client. Sending one frame to a thousand screens is a
 thousand non-blocking ``send`` calls from one thread instead of a thousand thread wake-ups
-with per-client framing. A closed connection frees its thread within :data:`POLL_S`; a dead
+with per-client framing. A connection's thread sleeps until it has something to do (an idle
+screen costs no wake-ups) and a closed connection frees it at once; a dead
 peer is dropped by the protocol ping (``ROADS_WS_PING_S``) that simple-websocket sends.
 simple-websocket writes to the same socket from its own threads (pings, pong and close
 replies, ``ws.send``), so each connection's socket is wrapped (:class:`SerialSocket`) and
