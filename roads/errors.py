@@ -11,12 +11,13 @@ Four families, by what is wrong (the web layer maps each class to one HTTP statu
 
 - :class:`RecordConflict`: the write contradicts the stored record (:class:`RoundConflict`,
   :class:`RoundGap`, :class:`ShoeEnded`, :class:`ShoeBackwards`, :class:`ShoeConflict`,
-  :class:`AlreadyVoided`, :class:`RoundVoided`). A record that is behind (another process
+  :class:`AlreadyVoided`, :class:`RoundVoided`, :class:`RoundInProgress`,
+  :class:`CardConflict`, :class:`CardGap`). A record that is behind (another process
   wrote first) may raise one of these or a :class:`NotInRecord` and accept the write once
   caught up.
 - :class:`RuleViolation`: the write is against the rules of the game (:class:`TableauViolation`,
   :class:`ResultContradiction`, :class:`TooManyCopies`, :class:`BurnCount`,
-  :class:`UnknownVariant`).
+  :class:`UnknownVariant`, :class:`DealOrder`, :class:`BadTableState`, :class:`UnknownBet`).
 - :class:`NotInRecord`: the write names a table, shoe or round the record does not have
   (:class:`UnknownTable`, :class:`UnknownShoe`, :class:`UnknownRound`).
 - :class:`BadCardText`: a card that is not a card (normally refused before any rule is
@@ -117,9 +118,29 @@ class AlreadyVoided(RecordConflict):
 
 
 class RoundVoided(RecordConflict):
-    """A correction of a voided round (``extra["stored"]``: its export)."""
+    """A correction of a voided round, or a card for it (``extra["stored"]``: its export)."""
 
     code = "round_voided"
+
+
+class RoundInProgress(RecordConflict):
+    """A write that needs the round in progress finished (or voided) first: a new shoe, a
+    later round, a correction of the round in progress (``extra["in_progress"]``)."""
+
+    code = "round_in_progress"
+
+
+class CardConflict(RecordConflict):
+    """A card (or burn cards, or the cut-card flag) that differs from what is stored at its
+    position of the round (``extra["stored"]``: ``{"position", "card"}`` or the stored field)."""
+
+    code = "card_conflict"
+
+
+class CardGap(RecordConflict):
+    """A card position that skips ahead of the round's next card."""
+
+    code = "card_gap"
 
 
 # ----------------------------------------------------------------------------- rules
@@ -156,6 +177,26 @@ class UnknownVariant(RuleViolation):
     code = "unknown_variant"
 
 
+class DealOrder(RuleViolation):
+    """A card the tableau does not deal now (``roads.tableau.next_card``): after the round is
+    complete, past six cards, or burn cards after the round's first card."""
+
+    code = "deal_order"
+
+
+class BadTableState(RuleViolation):
+    """A table state that contradicts itself (a betting close time outside betting, both a
+    close time and seconds left, a minimum limit above the maximum)."""
+
+    code = "bad_table_state"
+
+
+class UnknownBet(RuleViolation):
+    """A bet id (in table limits) that the table's variant does not offer."""
+
+    code = "unknown_bet"
+
+
 # ----------------------------------------------------------------------------- unknown
 class UnknownTable(NotInRecord):
     """No table of that id."""
@@ -180,6 +221,31 @@ class BadCardText(TableError):
     """A card string that does not parse (``roads.cards.CardError``)."""
 
     code = "bad_card"
+
+
+class BadTableId(TableError):
+    """A table id that is not a slug (:data:`roads.ids.TABLE_ID_RULE`): no table can have it."""
+
+    code = "bad_table_id"
+
+
+# ----------------------------------------------------------------------------- the set of tables
+class TableRefused(TableError):
+    """The service keeps no new table of that id (a deployment's bound on its tables)."""
+
+    code = "forbidden"
+
+
+class TableNotAllowed(TableRefused):
+    """Only the configured tables may be written (``ROADS_ONLY_CONFIGURED_TABLES``)."""
+
+    code = "table_not_allowed"
+
+
+class TooManyTables(TableRefused):
+    """A new table would be one more than the service keeps (``ROADS_MAX_TABLES``)."""
+
+    code = "too_many_tables"
 
 
 def error_classes() -> list[type[TableError]]:

@@ -13,8 +13,16 @@ Kinds (:data:`EVENT_KINDS`) and their ``data`` (``round`` = a canonical round of
   (``round`` is ``None``)
 - ``"round"``: ``{"round": {...}}``, plus ``"opens_shoe": {"variant": id, "decks": int}`` when
   the round's higher shoe number started the shoe
-- ``"void"``: ``{"reason": str}``
+- ``"void"``: ``{"reason": str}`` (of a recorded round, or of the round in progress)
 - ``"correct"``: ``{"round": {...}, "reason": str | None}``
+- ``"card"``: ``{"position": int, "cards": [...]}`` (the new cards of the round in progress,
+  ``position`` the 1-based deal position of the first), plus ``"burn": [...]`` (cards burned
+  before the round, with its first card), ``"cut_card": true`` and ``"opens_shoe"`` (as for
+  ``"round"``) when they apply. The card that completes a round is not a ``"card"`` event:
+  the whole round is recorded by a ``"round"`` event, exactly as if it had been posted whole.
+- ``"state"``: ``{"state": str | None, "since": float | None, "closes_at": float | None,
+  "dealer": str | None, "limits": {...} | None}`` (the whole state after the write; ``shoe``
+  is the current shoe's number, 0 before the first; ``round`` is ``None``)
 
 Standard library only.
 """
@@ -37,8 +45,16 @@ VOID = "void"
 CORRECT = "correct"
 """Event kind: a recorded round replaced by its corrected content."""
 
-EVENT_KINDS: tuple[str, ...] = (SHOE, ROUND, VOID, CORRECT)
-"""The kinds of event: a shoe started explicitly, a round recorded, voided, corrected."""
+CARD = "card"
+"""Event kind: cards of the round in progress, dealt card by card (the round's completion is a
+``"round"`` event)."""
+
+STATE = "state"
+"""Event kind: the table's state (betting, dealing, ...), dealer and limits."""
+
+EVENT_KINDS: tuple[str, ...] = (SHOE, ROUND, VOID, CORRECT, CARD, STATE)
+"""The kinds of event: a shoe started explicitly, a round recorded, voided, corrected, cards
+of the round in progress, the table's state."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,3 +99,12 @@ class Event:
     def data_json(self) -> str:
         """``data`` as compact JSON text with sorted keys (what the stores keep)."""
         return json.dumps(self.data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Unchanged:
+    """What a record answers to a write it already holds (no event to store): shoe ``shoe``
+    and, for a write about a round, round ``round``."""
+
+    shoe: int
+    round: int | None = None

@@ -13,15 +13,16 @@ Standard library only.
 from __future__ import annotations
 
 import collections
+import itertools
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Iterable, Mapping
 
-from roads.cards import Card, CardError, parse_cards
-from roads.errors import BadCardText, ResultContradiction, TableauViolation, TooManyCopies
+from roads.cards import Card, CardError, hand_total, parse_cards
+from roads.errors import BadCardText, DealOrder, ResultContradiction, TableauViolation, TooManyCopies
 from roads.outcome import ResultError, RoundResult
 from roads.shoe_roads import ShoeRoads
-from roads.tableau import TableauError
+from roads.tableau import TableauError, next_card
 from roads.variants import Variant
 
 ROUND_KEYS: tuple[str, ...] = ("player", "banker", "result", "burn", "cut_card")
@@ -137,6 +138,100 @@ def check_copies(copies: Mapping[Card, int], decks: int, cards: Iterable[tuple[s
             )
 
 
+def deal_order(round_data: Mapping[str, Any]) -> list[str] | None:
+    """The cards of a card-level round in the order they left the shoe: P1 B1 P2 B2, then the
+    player's third card, then the banker's (seed 004's deal order); ``None`` for a
+    result-level round."""
+    if "player" not in round_data:
+        return None
+    p, b = list(round_data["player"]), list(round_data["banker"])
+    return [c for pair in itertools.zip_longest(p[:2], b[:2]) for c in pair if c is not None] + p[2:] + b[2:]
+
+
+def split_deal(cards: Iterable[str]) -> tuple[list[str], list[str], str | None]:
+    """Give each card (in deal order) to its side by the tableau: ``(player, banker, next)``,
+    ``next`` being the side of the next card or ``None`` once the round is complete
+    (:func:`roads.tableau.next_card`). Raises :class:`roads.errors.DealOrder` for a card dealt
+    after the round was complete (``extra["position"]``: its 1-based position)."""
+    player: list[Card] = []
+    banker: list[Card] = []
+    side = next_card(player, banker)
+    for k, text in enumerate(cards, 1):
+        if side is None:
+            raise DealOrder(f"the round is complete after {k - 1} cards ({_hands(player, banker)}); "
+                            f"card {k} ({text}) is not dealt", field=None, extra={"position": k})
+        (player if side == "player" else banker).append(Card.parse(text))
+        side = next_card(player, banker)
+    return [str(c) for c in player], [str(c) for c in banker], side
+
+
+def _hands(player: list[Card], banker: list[Card]) -> str:
+    return (f"player {' '.join(map(str, player))} = {hand_total(player)}, "
+            f"banker {' '.join(map(str, banker))} = {hand_total(banker)}")
+
+
+def position_field(position: int, player_cards: int) -> str:
+    """The field of a card-level round that holds the card at deal position ``position``
+    (1-based) when the player has ``player_cards`` cards: 1 -> ``"player[0]"``, 2 ->
+    ``"banker[0]"``, 3 -> ``"player[1]"``, 4 -> ``"banker[1]"``, 5 -> ``"player[2]"`` (or
+    ``"banker[2]"`` when the player stood), 6 -> ``"banker[2]"``."""
+    if position <= 4:
+        return f"{'player' if position % 2 else 'banker'}[{(position - 1) // 2}]"
+    return "player[2]" if position == 5 and player_cards == 3 else "banker[2]"
+
+
+@dataclass(slots=True)
+class InProgressRound:
+    """The round being dealt card by card (at most one per table, in its current shoe).
+
+    ``number``: its round number; ``cards``: the cards dealt so far in deal order (canonical
+    strings, 1-5: the sixth, or the one that completes the round, records it whole); ``burn``:
+    cards burned before it; ``cut_card``: the cut card came out; ``started_at``: Unix seconds
+    of its first card.
+    """
+
+    number: int
+    started_at: float
+    cards: list[str] = field(default_factory=list)
+    burn: list[str] = field(default_factory=list)
+    cut_card: bool = False
+
+    def hands(self) -> tuple[list[str], list[str], str | None]:
+        """``(player, banker, next side)`` of the cards so far (:func:`split_deal`)."""
+        return split_deal(self.cards)
+
+    def data(self, cards: Iterable[str] = ()) -> dict[str, Any]:
+        """The canonical round of the cards so far plus ``cards`` (a whole round once the
+        tableau says it is complete; partial otherwise), with burn and cut card."""
+        player, banker, _ = split_deal(self.cards + list(cards))
+        out: dict[str, Any] = {"player": player, "banker": banker}
+        if self.burn:
+            out["burn"] = list(self.burn)
+        if self.cut_card:
+            out["cut_card"] = True
+        return out
+
+    def taken(self) -> list[Card]:
+        """Every card this round took out of the shoe so far: burn, then dealt."""
+        return [Card.parse(c) for c in self.burn + self.cards]
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"round", "player", "banker", "burn", "cut_card", "player_total", "banker_total",
+        "next"}``: the cards face up on each side, running totals (sum of values mod 10), and
+        whose card comes next (``"player"`` / ``"banker"``)."""
+        player, banker, side = self.hands()
+        return {
+            "round": self.number,
+            "player": player,
+            "banker": banker,
+            "burn": list(self.burn),
+            "cut_card": self.cut_card,
+            "player_total": hand_total(parse_cards(player)),
+            "banker_total": hand_total(parse_cards(banker)),
+            "next": side,
+        }
+
+
 # ----------------------------------------------------------------------------- record
 @dataclass(slots=True)
 class RoundRecord:
@@ -147,7 +242,8 @@ class RoundRecord:
     """The canonical round as it stands now (after corrections)."""
     original: dict[str, Any]
     """The canonical round as first recorded (a retry of it is still unchanged)."""
-    result: RoundResult
+    result: RoundResult | None
+    """``None`` only for a round voided while in progress (its cards do not make a round)."""
     at: float
     void: dict[str, Any] | None = None
     """``{"reason", "at"}`` once voided: kept in the record, counted in no road or counter."""
@@ -160,17 +256,21 @@ class RoundRecord:
 
     def export(self, shoe: int) -> dict[str, Any]:
         """JSON-ready record: ``{"round", "at", "feed" (the feed body that records it again),
-        "result", "void", "corrections"}``."""
-        return {
+        "result", "void", "corrections"}``; a round voided while in progress has ``"result"``
+        ``None``, the cards dealt so far as ``"feed"`` and ``"incomplete": True``."""
+        out = {
             "round": self.number,
             "at": iso_time(self.at),
             "feed": {"shoe": shoe, "round": self.number, **self.data},
-            "result": self.result.to_json(),
+            "result": None if self.result is None else self.result.to_json(),
             "void": self.void_json(),
             "corrections": [
                 {"at": iso_time(c["at"]), "reason": c["reason"], "previous": c["previous"]} for c in self.corrections
             ],
         }
+        if self.result is None:
+            out["incomplete"] = True
+        return out
 
 
 @dataclass(slots=True)
@@ -196,6 +296,8 @@ class ShoeRecord:
     copies: collections.Counter = field(default_factory=collections.Counter)
     ops: list[tuple[str, int, RoundResult | None]] = field(default_factory=list)
     roads: ShoeRoads | None = None
+    in_progress: InProgressRound | None = None
+    """The round being dealt card by card, if any (only in the table's current shoe)."""
     version: int = 0
     updated_at: float = 0.0
     _summary: tuple[int, bool, dict[str, Any]] | None = field(default=None, repr=False, compare=False)

@@ -4,10 +4,11 @@ A :class:`Table` is judged and changed in two steps, so that a store can make ea
 durable in between:
 
 * :meth:`Table.decide` takes a *write* (:class:`RecordRound`, :class:`StartShoe`,
-  :class:`VoidRound`, :class:`CorrectRound`: small frozen dataclasses) and answers with the
-  :class:`roads.events.Event` that would record it, or :data:`Unchanged` when the record
-  already holds it (every write is idempotent: feeds retry). It changes nothing, and raises
-  a :mod:`roads.errors` error naming the field when the write is refused.
+  :class:`VoidRound`, :class:`CorrectRound`, :class:`roads.live.DealCards`,
+  :class:`roads.live.SetState`: small frozen dataclasses) and answers with the
+  :class:`roads.events.Event` that would record it, or :class:`roads.events.Unchanged` when
+  the record already holds it (every write is idempotent: feeds retry). It changes nothing,
+  and raises a :mod:`roads.errors` error naming the field when the write is refused.
 * :meth:`Table.apply` applies an event (decided here, or read back from a store). It is
   deterministic: the same events in the same order give the same record, so
   :meth:`Table.replay` of the stored events rebuilds a table version for version.
@@ -31,7 +32,9 @@ The rules (``docs/api.md`` section "Feed (writes)"; ``docs/domain.md`` sections 
 * the new-shoe burn is the turned card and as many more as it says
   (:attr:`roads.cards.Card.burn_count`);
 * a voided round stays in the record and counts nowhere; a voided round is not corrected;
-  a correction keeps the previous content in the round's history.
+  a correction keeps the previous content in the round's history;
+* a round may be dealt card by card (:mod:`roads.live`): while it is in progress no other
+  round or shoe starts, and once complete it is recorded exactly as if posted whole.
 
 Standard library only.
 """
@@ -46,9 +49,10 @@ from typing import Any, Callable, Iterable, Mapping, Union
 from roads.cards import Card, CardError
 from roads.errors import (
     AlreadyVoided, BadCardText, BurnCount, RoundConflict, RoundGap, RoundVoided, ShoeBackwards, ShoeConflict,
-    ShoeEnded, UnknownRound, UnknownShoe, UnknownVariant,
+    RoundInProgress, ShoeEnded, UnknownRound, UnknownShoe, UnknownVariant,
 )
-from roads.events import CORRECT, ROUND, SHOE, VOID, Event
+from roads import live
+from roads.events import CARD, CORRECT, ROUND, SHOE, STATE, VOID, Event, Unchanged
 from roads.record import (
     RoundRecord, ShoeRecord, check_copies, check_round, describe, ordered_round, result_of, round_cards,
 )
@@ -130,18 +134,9 @@ class CorrectRound:
         check_round(self.data)
 
 
-Write = Union[RecordRound, StartShoe, VoidRound, CorrectRound]
+Write = Union[RecordRound, StartShoe, VoidRound, CorrectRound, live.DealCards, live.SetState]
 """A write to a table's record (each class has ``creates_table``: whether it may be a new
 table's first write)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Unchanged:
-    """:meth:`Table.decide`'s answer to a write the record already holds: shoe ``shoe`` and,
-    for a write about a round, round ``round``."""
-
-    shoe: int
-    round: int | None = None
 
 
 class Table:
@@ -149,22 +144,30 @@ class Table:
     number, ``current`` (the newest shoe, or ``None`` before the first).
 
     ``variant_id`` is the table's configured variant (``None`` = :data:`DEFAULT_VARIANT_ID`),
-    given to shoes that do not name one. Not thread-safe: the caller serialises
+    given to shoes that do not name one; ``limits`` its configured table limits (raises
+    :class:`roads.errors.BadTableState` / :class:`roads.errors.UnknownBet` for bad ones).
+    Not thread-safe: the caller serialises
     :meth:`decide` and :meth:`apply` (one lock per table).
     """
 
-    def __init__(self, table_id: str, variant_id: str | None = None) -> None:
+    def __init__(self, table_id: str, variant_id: str | None = None, *,
+                 limits: Mapping[str, Any] | None = None) -> None:
         self.id = table_id
         self.variant_id = variant_id
+        self.limits = None if limits is None else live.check_limits(limits, self.default_variant(), "limits")
+        """The configured table limits (:func:`roads.live.check_limits` shape), or ``None``."""
         self.seq = 0
         self.shoes: dict[int, ShoeRecord] = {}
         self.current: ShoeRecord | None = None
+        self.status = live.TableStatus()
+        """The table's state as the feed last set it (:class:`roads.live.TableStatus`)."""
 
     @classmethod
-    def replay(cls, table_id: str, events: Iterable[Event], *, variant_id: str | None = None) -> "Table":
+    def replay(cls, table_id: str, events: Iterable[Event], *, variant_id: str | None = None,
+               limits: Mapping[str, Any] | None = None) -> "Table":
         """A table rebuilt from its events in ``seq`` order (:meth:`apply` each). Raises
         ``ValueError`` for an event that does not fit (a damaged store)."""
-        table = cls(table_id, variant_id)
+        table = cls(table_id, variant_id, limits=limits)
         for ev in events:
             table.apply(ev)
         return table
@@ -215,25 +218,61 @@ class Table:
             field="shoe",
         )
 
-    def _decide_round(self, w: RecordRound, clock: Callable[[], float]) -> Event | Unchanged:
-        """Raises RoundGap (a new shoe not at round 1, a skipped number), ShoeBackwards,
-        RoundConflict (``extra["stored"]``), ShoeEnded (after the cut-card round), TooManyCopies."""
+    def _in_progress(self, shoe: ShoeRecord, what: str) -> RoundInProgress:
+        ip = shoe.in_progress
+        assert ip is not None
+        return RoundInProgress(
+            f"shoe {shoe.number} round {ip.number} of table {self.id!r} is in progress ({len(ip.cards)} card(s) "
+            f"dealt); {what} waits until it is complete or voided",
+            field="round", extra={"in_progress": ip.to_json()},
+        )
+
+    def _place(self, shoe_no: int, round_no: int) -> tuple[ShoeRecord | None, RoundRecord | None]:
+        """Where round ``round_no`` of shoe ``shoe_no`` goes: ``(None, None)`` when it opens a new
+        shoe, else ``(shoe, its stored round or None)``. Raises RoundInProgress (a new shoe while
+        a round is being dealt), RoundGap (a new shoe not at round 1), ShoeBackwards."""
         cur = self.current
-        at = clock()
-        shoe_no, round_no, data = w.shoe, w.round, w.data
         if cur is None or shoe_no > cur.number:
+            if cur is not None and cur.in_progress is not None:
+                raise self._in_progress(cur, f"shoe {shoe_no}")
             if round_no != 1:
                 where = f"after shoe {cur.number}" if cur else "as the table's first shoe"
                 raise RoundGap(f"round {round_no} would start shoe {shoe_no} {where}; a shoe starts at round 1",
                                field="round")
-            variant = self.default_variant()
-            check_copies(collections.Counter(), variant.decks, round_cards(data), shoe_no)
-            return self._event(ROUND, shoe_no, 1, {"round": data, "opens_shoe": {"variant": variant.id,
-                                                                                 "decks": variant.decks}}, at)
+            return None, None
         shoe = cur if shoe_no == cur.number else self.shoes.get(shoe_no)
         if shoe is None or (shoe is not cur and round_no > len(shoe.rounds)):
             raise self._backwards(shoe_no)
-        stored = shoe.round(round_no)
+        return shoe, shoe.round(round_no)
+
+    def _check_next(self, shoe: ShoeRecord, round_no: int) -> None:
+        """Refuse a round that is not the shoe's next (RoundGap) or comes after its cut-card
+        round (ShoeEnded)."""
+        expected = len(shoe.rounds) + 1
+        if round_no != expected:
+            raise RoundGap(f"shoe {shoe.number} of table {self.id!r} expects round {expected} next, got {round_no}; "
+                           "round numbers are consecutive", field="round")
+        last = shoe.cut_card_round()
+        if last is not None:
+            raise ShoeEnded(f"shoe {shoe.number} ended with round {last} (the cut card came out); "
+                            f"round {round_no} belongs to a new shoe", field="round")
+
+    def _opens_shoe(self) -> dict[str, Any]:
+        variant = self.default_variant()
+        return {"variant": variant.id, "decks": variant.decks}
+
+    def _decide_round(self, w: RecordRound, clock: Callable[[], float]) -> Event | Unchanged:
+        """Raises RoundGap (a new shoe not at round 1, a skipped number), ShoeBackwards,
+        RoundConflict (``extra["stored"]``), ShoeEnded (after the cut-card round), TooManyCopies;
+        while a round is dealt card by card, RoundInProgress (another round or shoe) and
+        CardConflict (this round with other cards than those dealt)."""
+        at = clock()
+        shoe_no, round_no, data = w.shoe, w.round, w.data
+        shoe, stored = self._place(shoe_no, round_no)
+        if shoe is None:
+            opens = self._opens_shoe()
+            check_copies(collections.Counter(), opens["decks"], round_cards(data), shoe_no)
+            return self._event(ROUND, shoe_no, 1, {"round": data, "opens_shoe": opens}, at)
         if stored is not None:
             if data == stored.data or data == stored.original:
                 return Unchanged(shoe_no, round_no)
@@ -242,14 +281,9 @@ class Table:
                 f"{describe(stored.data)}; this round ({describe(data)}) differs.",
                 table=self.id, shoe=shoe.number, round=stored.number, extra={"stored": stored.export(shoe.number)},
             )
-        expected = len(shoe.rounds) + 1
-        if round_no != expected:
-            raise RoundGap(f"shoe {shoe_no} of table {self.id!r} expects round {expected} next, got {round_no}; "
-                           "round numbers are consecutive", field="round")
-        last = shoe.cut_card_round()
-        if last is not None:
-            raise ShoeEnded(f"shoe {shoe_no} ended with round {last} (the cut card came out); "
-                            f"round {round_no} belongs to a new shoe", field="round")
+        if shoe.in_progress is not None:
+            return live.complete_whole(self, shoe, w, at)
+        self._check_next(shoe, round_no)
         check_copies(shoe.copies, shoe.decks, round_cards(data), shoe_no)
         return self._event(ROUND, shoe_no, round_no, {"round": data}, at)
 
@@ -278,6 +312,8 @@ class Table:
                 raise ShoeConflict(f"shoe {w.shoe} of table {self.id!r} was already started {how}",
                                    field="shoe", extra={"stored": existing.summary(existing is cur)})
             raise self._backwards(w.shoe)
+        if cur is not None and cur.in_progress is not None:
+            raise self._in_progress(cur, f"shoe {w.shoe}")
         if burn:
             need = 1 + burn[0].burn_count
             if len(burn) != need:
@@ -290,7 +326,12 @@ class Table:
                                                 "variant": variant.id, "decks": variant.decks}, clock())
 
     def _decide_void(self, w: VoidRound, clock: Callable[[], float]) -> Event | Unchanged:
-        """Raises UnknownShoe, UnknownRound, AlreadyVoided (another reason; ``extra["stored"]``)."""
+        """Raises UnknownShoe, UnknownRound, AlreadyVoided (another reason; ``extra["stored"]``).
+        The round in progress may be voided too (a misdeal): it is recorded void with the cards
+        dealt so far."""
+        s = self.shoe(w.shoe)
+        if s.in_progress is not None and s.in_progress.number == w.round:
+            return self._event(VOID, w.shoe, w.round, {"reason": w.reason}, clock())
         _, r = self.find(w.shoe, w.round)
         if r.void is not None:
             if r.void["reason"] == w.reason:
@@ -302,7 +343,11 @@ class Table:
     def _decide_correct(self, w: CorrectRound, clock: Callable[[], float]) -> Event | Unchanged:
         """Raises UnknownShoe, UnknownRound, RoundVoided (``extra["stored"]``), ShoeEnded (a cut
         card on a round before the shoe's last recorded one; field ``"cut_card"``),
-        TooManyCopies (the round's previous cards are given back first)."""
+        TooManyCopies (the round's previous cards are given back first); RoundInProgress for
+        the round being dealt card by card."""
+        s = self.shoe(w.shoe)
+        if s.in_progress is not None and s.in_progress.number == w.round:
+            raise self._in_progress(s, "a correction of it")
         s, r = self.find(w.shoe, w.round)
         if r.void is not None:
             raise RoundVoided(f"shoe {w.shoe} round {w.round} is voided ({r.void['reason']!r}); "
@@ -320,6 +365,8 @@ class Table:
         StartShoe: _decide_shoe,
         VoidRound: _decide_void,
         CorrectRound: _decide_correct,
+        live.DealCards: live.decide_cards,
+        live.SetState: live.decide_state,
     }
 
     # ------------------------------------------------------------------ applying
@@ -330,8 +377,9 @@ class Table:
         if ev.seq != self.seq + 1:
             raise ValueError(f"table {self.id!r}: event seq {ev.seq} after {self.seq}")
         s = self._APPLY[ev.kind](self, ev)
-        s.version = ev.seq
-        s.updated_at = ev.at
+        if s is not None:
+            s.version = ev.seq
+            s.updated_at = ev.at
         self.seq = ev.seq
 
     def _variant_or_default(self, variant_id: str) -> Variant:
@@ -381,6 +429,10 @@ class Table:
             s = self._stored_shoe(ev)
             if ev.round != len(s.rounds) + 1:
                 raise ValueError(f"table {self.id!r} shoe {ev.shoe}: round {ev.round} after {len(s.rounds)}")
+            ip = s.in_progress
+            if ip is not None:  # the round dealt card by card is complete: its cards are in `data`
+                s.copies.subtract(ip.taken())
+                s.in_progress = None
         s.rounds.append(RoundRecord(ev.round, data, data, result, ev.at))
         s.copies.update(c for _, c in round_cards(data))
         s.ops.append(("record", ev.round, result))
@@ -390,6 +442,13 @@ class Table:
 
     def _apply_void(self, ev: Event) -> ShoeRecord:
         s = self._stored_shoe(ev)
+        ip = s.in_progress
+        if ip is not None and ip.number == ev.round:  # a misdeal: the cards stay out of the shoe
+            data = ip.data()
+            s.rounds.append(RoundRecord(ip.number, data, data, None, ip.started_at,
+                                        void={"reason": ev.data["reason"], "at": ev.at}))
+            s.in_progress = None
+            return s
         r = self._stored_round(s, ev)
         r.void = {"reason": ev.data["reason"], "at": ev.at}
         s.ops.append(("void", r.number, None))
@@ -411,9 +470,11 @@ class Table:
             s.roads.correct(r.number, result)
         return s
 
-    _APPLY: dict[str, Callable[["Table", Event], ShoeRecord]] = {
+    _APPLY: dict[str, Callable[["Table", Event], ShoeRecord | None]] = {
         SHOE: _apply_shoe,
         ROUND: _apply_round,
         VOID: _apply_void,
         CORRECT: _apply_correct,
+        CARD: live.apply_cards,
+        STATE: live.apply_state,
     }

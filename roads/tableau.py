@@ -134,3 +134,37 @@ def check_round(player: Sequence[Card], banker: Sequence[Card]) -> None:
         raise TableauError("banker_draws", f"banker total {bt} must draw after {after}{cards}")
     if not must_draw and len(banker) == 3:
         raise TableauError("banker_stands", f"banker total {bt} must stand after {after}{cards}")
+
+
+PLAYER = "player"
+BANKER = "banker"
+
+
+def next_card(player: Sequence[Card], banker: Sequence[Card]) -> str | None:
+    """Whose card the next one out of the shoe is, for a round dealt so far: ``"player"``,
+    ``"banker"``, or ``None`` when the round is complete.
+
+    ``player`` and ``banker`` are the cards each side has so far, in deal order; they must be
+    a prefix of a legal deal (P, B, P, B, then the player's third card when the player draws,
+    then the banker's when the banker draws: seed 004's deal order, the drawing rules of
+    seed 001 tables 1 and 2). Raises :class:`TableauError` (rule ``"deal_order"``) when they
+    are not: a side ahead of the deal order, or a third card the tableau does not deal.
+    """
+    np, nb = len(player), len(banker)
+    if np < 2 or nb < 2:
+        if nb > np or np > nb + 1:
+            raise TableauError("deal_order", f"cards are dealt P, B, P, B: player has {np}, banker {nb}")
+        return PLAYER if np == nb else BANKER
+    pt, bt = hand_total(player[:2]), hand_total(banker[:2])
+    natural = is_natural(pt) or is_natural(bt)
+    player_more = not natural and player_draws(pt)
+    if np > 2 + player_more or (nb > 2 and np < 2 + player_more):
+        raise TableauError("deal_order", f"player has {np} cards; the tableau deals {2 + player_more}")
+    if player_more and np == 2:
+        return PLAYER
+    banker_more = not natural and banker_draws(bt, player[2].value if np == 3 else None)
+    if nb > 2 + banker_more:
+        raise TableauError("deal_order", f"banker has {nb} cards; the tableau deals {2 + banker_more}")
+    if banker_more and nb == 2:
+        return BANKER
+    return None

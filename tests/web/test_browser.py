@@ -125,8 +125,8 @@ def feed(live, auth):
 
 
 def open_page(browser, url, *, width=1920, height=1080, wait_live=True):
-    # bypass_csp: Playwright polls wait_for_function predicates with eval, which the pages' CSP
-    # refuses; test_security_headers.py opens the pages under their real policy.
+    # bypass_csp: Playwright polls a string predicate with eval, which the pages' CSP forbids
+    # (tests/web/test_security_headers.py checks the CSP itself in Chromium).
     page = browser.new_page(viewport={"width": width, "height": height}, bypass_csp=True)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))

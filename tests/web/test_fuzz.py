@@ -36,13 +36,16 @@ DEEP = b"[" * 1000 + b"]" * 1000
 HUGE_INT = b'{"shoe": 1, "round": ' + b"7" * 4301 + b', "player": ["9C","KH"], "banker": ["5D","2S"]}'
 
 FIELDS = {"shoe", "round", "player", "banker", "result", "burn", "cut_card", "reason", "cut_card_position",
-          "variant", "winner", "player_total", "banker_total", "player_pair", "banker_pair", "natural"}
+          "variant", "winner", "player_total", "banker_total", "player_pair", "banker_pair", "natural",
+          "position", "cards", "state", "dealer", "closes_at", "seconds_left", "limits"}
 
 WRITE_ROUTES = [
     ("post", "/api/tables/{t}/rounds"),
     ("post", "/api/tables/{t}/shoes"),
     ("post", "/api/tables/{t}/shoes/{s}/rounds/{r}/void"),
     ("put", "/api/tables/{t}/shoes/{s}/rounds/{r}"),
+    ("post", "/api/tables/{t}/shoes/{s}/rounds/{r}/cards"),
+    ("post", "/api/tables/{t}/state"),
 ]
 
 
@@ -113,6 +116,8 @@ VALID_BODIES = {
     "/shoes": {"shoe": 2, "burn": ["2S", "9D", "8D"], "cut_card_position": 16},
     "/void": {"reason": "misdeal"},
     "put": {"player": ["9C", "KH"], "banker": ["5D", "2S"], "reason": "typo"},
+    "/cards": {"position": 1, "cards": ["AS", "2D"]},
+    "/state": {"state": "betting", "dealer": "Ann"},
 }
 
 
@@ -126,7 +131,7 @@ def broken_bodies(draw, key: str) -> bytes:
         body[draw(texts.filter(lambda k: k not in body and k not in FIELDS))] = draw(wrong_values)
     else:
         name = draw(st.sampled_from(sorted(body)))
-        if fault == "remove" and name not in ("reason", "cut_card_position", "burn"):  # optional fields: replace
+        if fault == "remove" and name not in ("reason", "cut_card_position", "burn", "state", "dealer"):  # optional: replace
             del body[name]
         else:
             original = body[name]
@@ -142,9 +147,13 @@ def _could_be_legal(name: str, value, original) -> bool:
         return isinstance(value, str) and 1 <= len(value) <= 500 or value is None
     if name == "cut_card_position":
         return value is None or (type(value) is int and 0 <= value <= 832)
-    if name in ("shoe", "round"):
+    if name in ("shoe", "round", "position"):
         return type(value) is int and 1 <= value <= 10**9
-    if name in ("player", "banker", "burn"):  # strings might be cards ("10D " is one); [] is a legal burn
+    if name == "state":
+        return value is None or isinstance(value, str)
+    if name == "dealer":
+        return value is None or isinstance(value, str)
+    if name in ("player", "banker", "burn", "cards"):  # strings might be cards ("10D " is one); [] is a legal burn
         return isinstance(value, list) and all(isinstance(v, str) for v in value)
     return False
 

@@ -14,6 +14,9 @@ Routes (all under ``/api``, all need ``Authorization: Bearer <ROADS_FEED_TOKEN>`
 - ``POST /tables/<table_id>/shoes``: start a shoe explicitly (burn cards, cut-card position)
 - ``POST /tables/<table_id>/shoes/<shoe>/rounds/<round>/void``: void a round with a reason
 - ``PUT /tables/<table_id>/shoes/<shoe>/rounds/<round>``: correct a round
+- ``POST /tables/<table_id>/shoes/<shoe>/rounds/<round>/cards``: cards of a round dealt card
+  by card (:mod:`roads.live`)
+- ``POST /tables/<table_id>/state``: the table's state, dealer and limits
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from flask import Blueprint, Response, request
 from roads.table import CorrectRound, RecordRound, StartShoe, VoidRound
 from web.http import schemas
 from web.http.errors import ApiError, BadRequest, Unauthorized
+from web.http.schemas_live import CardsIn, StateIn
 from web.settings import get_settings
 from web.service import Ack, get_service
 from web.views import encode
@@ -121,3 +125,22 @@ def put_round(table_id: str, shoe: int, round: int) -> Response:  # noqa: A002
                              field=name, code="path_mismatch")
     write = CorrectRound(shoe, round, body.canonical(), body.reason)
     return _reply(get_service().write(table_id, write))
+
+
+@bp.post("/tables/<table_id>/shoes/<int:shoe>/rounds/<int:round>/cards")
+def post_cards(table_id: str, shoe: int, round: int) -> Response:  # noqa: A002
+    """Cards of a round in deal order: ``{"position", "cards", "burn"?, "cut_card"?}``; the card
+    that completes the round records it as if posted whole."""
+    for name, value, high in (("shoe", shoe, schemas.MAX_SHOE), ("round", round, schemas.MAX_ROUND)):
+        if not 1 <= value <= high:
+            raise BadRequest(f"{name} {value} in the path is not a {name} number 1-{high}", field=name,
+                             code="invalid_value")
+    body = schemas.validate(CardsIn, _body())
+    return _reply(get_service().write(table_id, body.write(shoe, round)))
+
+
+@bp.post("/tables/<table_id>/state")
+def post_state(table_id: str) -> Response:
+    """The table's state: ``{"state"?, "closes_at"? | "seconds_left"?, "dealer"?, "limits"?}``."""
+    body = schemas.validate(StateIn, _body())
+    return _reply(get_service().write(table_id, body.write()))

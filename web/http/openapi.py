@@ -1,9 +1,13 @@
-"""The OpenAPI 3.1 document of the JSON API (served at ``GET /api/openapi.json``).
+"""The OpenAPI 3.1 document of the service (served at ``GET /api/openapi.json``).
 
-Request bodies come from the pydantic models of :mod:`web.http.schemas` (so the document and the
-validation cannot drift), the snapshot from ``roads/schema/snapshot.schema.json`` when it is
-present, the rest is written here. ``tests/web/test_openapi.py`` checks that every ``/api``
-route of the app is documented with its methods and parameters, and nothing else is.
+Generated, not written: request bodies from the pydantic models that validate them
+(:mod:`web.http.schemas`: card pattern, number ranges, exactly one of cards or result since
+each form forbids the other's fields), JSON answers from the typed models of
+:mod:`web.http.responses`, the snapshot from ``roads/schema/snapshot.schema.json``, and the
+pages, PNGs and WebSockets with their query options from :mod:`web.http.openapi_pages`.
+``tests/web/test_openapi.py`` checks that every route of the app is in the document with its
+methods and path parameters (and nothing else is) and that real answers validate against it;
+``tests/web/test_schemathesis.py`` calls the ``/api`` operations with what the document allows.
 """
 
 from __future__ import annotations
@@ -16,113 +20,13 @@ from typing import Any
 from pydantic.json_schema import models_json_schema
 
 from roads.ids import TABLE_ID_PATTERN
-from web.http import schemas
+from roads.variants import PRESETS
+from web.http import openapi_pages, responses, schemas, schemas_live
 
 SNAPSHOT_SCHEMA = Path(__file__).resolve().parents[2] / "roads" / "schema" / "snapshot.schema.json"
 """The road helper's JSON Schema of a snapshot, embedded as ``components.schemas.Snapshot``."""
 
 REF = "#/components/schemas/"
-
-_ERROR = {
-    "type": "object",
-    "required": ["error"],
-    "properties": {
-        "error": {
-            "type": "object",
-            "required": ["status", "code", "message", "field"],
-            "properties": {
-                "status": {"type": "integer", "description": "the HTTP status again"},
-                "code": {"type": "string", "description": "stable id, e.g. round_conflict, tableau, unknown_field"},
-                "message": {"type": "string", "description": "what was wrong, quoting the input"},
-                "field": {"type": ["string", "null"], "description": "path of the offending field, e.g. player[2], result.winner"},
-                "stored": {"description": "409 only: the stored round or shoe the request conflicts with"},
-            },
-        }
-    },
-}
-
-_VOID = {
-    "type": ["object", "null"],
-    "properties": {"reason": {"type": "string"}, "at": {"type": "string", "format": "date-time"}},
-}
-
-_ACK = {
-    "type": "object",
-    "required": ["status", "table", "version", "shoe"],
-    "properties": {
-        "status": {"enum": ["recorded", "unchanged"], "description": "recorded (201) or a repeat that changed nothing (200)"},
-        "table": {"type": "string"},
-        "version": {"type": "integer", "description": "the table's version after the write"},
-        "shoe": {"type": "integer"},
-        "round": {"type": "integer"},
-        "result": {"type": "object", "description": "the stored round's outcome (roads.outcome.RoundResult.to_json)"},
-        "void": _VOID,
-    },
-}
-
-_VARIANT = {"type": "object", "required": ["id", "name"], "properties": {"id": {"type": "string"}, "name": {"type": "string"}}}
-
-_TABLE = {
-    "type": "object",
-    "required": ["id", "name", "variant", "shoe", "round", "last", "good_roads", "side_bets", "version", "big_road"],
-    "properties": {
-        "id": {"type": "string"},
-        "name": {"type": "string"},
-        "variant": {"$ref": REF + "Variant"},
-        "shoe": {"type": "integer", "description": "current shoe number (1, with round 0, before the first shoe)"},
-        "round": {"type": "integer"},
-        "last": {"type": ["object", "null"], "description": "the last counted round's result"},
-        "good_roads": {"type": "array"},
-        "side_bets": {"type": "array"},
-        "version": {"type": "integer"},
-        "big_road": {"type": ["object", "null"]},
-    },
-}
-
-_SHOE = {
-    "type": "object",
-    "required": ["shoe", "live", "variant", "decks", "rounds", "counted", "voided", "started_at", "ended_at"],
-    "properties": {
-        "shoe": {"type": "integer"},
-        "live": {"type": "boolean", "description": "the table's current shoe"},
-        "variant": {"$ref": REF + "Variant"},
-        "decks": {"type": "integer"},
-        "rounds": {"type": "integer", "description": "rounds recorded, voided ones included"},
-        "counted": {"type": "integer", "description": "rounds that count in the roads"},
-        "voided": {"type": "integer"},
-        "started_at": {"type": "string", "format": "date-time"},
-        "ended_at": {"type": ["string", "null"], "format": "date-time", "description": "time of the last round; null while live"},
-        "last_round_at": {"type": ["string", "null"], "format": "date-time"},
-        "burn": {"type": "array", "items": {"type": "string"}},
-        "cut_card_position": {"type": ["integer", "null"], "description": "cards from the back of the shoe"},
-        "cut_card_round": {"type": ["integer", "null"], "description": "the round flagged cut_card (the shoe's last)"},
-        "version": {"type": "integer", "description": "table version of the shoe's last change"},
-    },
-}
-
-_ROUND = {
-    "type": "object",
-    "required": ["round", "at", "feed", "result", "void", "corrections"],
-    "properties": {
-        "round": {"type": "integer"},
-        "at": {"type": "string", "format": "date-time"},
-        "feed": {"type": "object", "description": "the feed body that records this round (as it stands after corrections)"},
-        "result": {"type": "object"},
-        "void": _VOID,
-        "corrections": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "at": {"type": "string", "format": "date-time"},
-                    "reason": {"type": ["string", "null"]},
-                    "previous": {"type": "object", "description": "the round before this correction"},
-                },
-            },
-        },
-    },
-}
-
 
 def _snapshot_schemas() -> dict[str, Any]:
     """``Snapshot`` (and its ``$defs`` hoisted as ``Snapshot_<name>``) from the roads schema file."""
@@ -170,29 +74,38 @@ def _resp(description: str, ref: str | None = None, *, schema: dict[str, Any] | 
     return out
 
 
+ERROR_WORDS = {
+    400: "malformed JSON, unknown or mistyped field, bad card string, wrong card count, a credential in the URL",
+    401: "missing or wrong bearer token",
+    403: "the table may not be created (ROADS_MAX_TABLES) or written (ROADS_ONLY_CONFIGURED_TABLES)",
+    404: "unknown table, shoe or round",
+    409: "conflicts with the record (round number taken by another round, gap, shoe going back, shoe ended)",
+    413: "body larger than ROADS_MAX_BODY_BYTES",
+    415: "the body is not sent as Content-Type: application/json",
+    422: "against the game's rules (tableau, totals vs winner, too many copies of a card, burn count)",
+    503: "the store cannot take writes now; nothing was recorded",
+}
+"""What each error status means, for the document's response descriptions."""
+
+
 def _errors(*statuses: int) -> dict[str, Any]:
-    words = {
-        400: "malformed JSON, unknown or mistyped field, bad card string, wrong card count",
-        401: "missing or wrong bearer token",
-        404: "unknown table, shoe or round",
-        409: "conflicts with the record (round number taken by another round, gap, shoe going back, shoe ended)",
-        413: "body larger than ROADS_MAX_BODY_BYTES",
-        415: "the body is not sent as Content-Type: application/json",
-        422: "against the game's rules (tableau, totals vs winner, too many copies of a card, burn count)",
-        503: "the store cannot take writes now; nothing was recorded",
-    }
-    return {str(s): _resp(words[s], "Error") for s in statuses}
+    return {str(s): _resp(ERROR_WORDS[s], "Error") for s in statuses}
 
 
 _TABLE_ID = {"name": "table_id", "in": "path", "required": True,
              "schema": {"type": "string", "pattern": TABLE_ID_PATTERN}, "description": "table id (slug)"}
-_SHOE_NO = {"name": "shoe", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 0}, "description": "shoe number"}
-_ROUND_NO = {"name": "round", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 0},
+_SHOE_NO = {"name": "shoe", "in": "path", "required": True,
+            "schema": {"type": "integer", "minimum": 1, "maximum": schemas.MAX_SHOE}, "description": "shoe number"}
+_ROUND_NO = {"name": "round", "in": "path", "required": True,
+             "schema": {"type": "integer", "minimum": 1, "maximum": schemas.MAX_ROUND},
              "description": "round number within the shoe (1-based)"}
+_DEAL_SHOE_NO = {**_SHOE_NO, "schema": {"type": "integer", "minimum": 1, "maximum": schemas.MAX_SHOE}}
+_DEAL_ROUND_NO = {**_ROUND_NO, "schema": {"type": "integer", "minimum": 1, "maximum": schemas.MAX_ROUND}}
+"""A card is dealt only into a real shoe and round number (400 ``invalid_value`` otherwise)."""
 _ETAG = {"name": "If-None-Match", "in": "header", "required": False, "schema": {"type": "string"},
          "description": "an ETag from an earlier answer: 304 when the snapshot has not changed"}
 _WRITE = [{"feedToken": []}]
-_WRITE_ERRORS = (400, 401, 409, 413, 415, 422, 503)
+_WRITE_ERRORS = (400, 401, 403, 409, 413, 415, 422, 503)
 
 
 def _paths() -> dict[str, Any]:
@@ -200,10 +113,7 @@ def _paths() -> dict[str, Any]:
         "/api/tables": {
             "get": {
                 "operationId": "listTables", "tags": ["read"], "summary": "Every table (the lobby)",
-                "responses": {"200": _resp("tables", schema={
-                    "type": "object", "required": ["version", "tables"],
-                    "properties": {"version": {"type": "integer", "description": "lobby version (sum of table versions)"},
-                                   "tables": {"type": "array", "items": {"$ref": REF + "TableSummary"}}}})},
+                "responses": {"200": _resp("tables", "TableList")},
             }
         },
         "/api/tables/{table_id}": {
@@ -230,11 +140,7 @@ def _paths() -> dict[str, Any]:
             "get": {
                 "operationId": "listShoes", "tags": ["read"], "summary": "Every shoe of the table, oldest first",
                 "parameters": [_TABLE_ID],
-                "responses": {"200": _resp("shoes", schema={
-                    "type": "object", "required": ["table", "name", "shoes"],
-                    "properties": {"table": {"type": "string"}, "name": {"type": "string"},
-                                   "shoes": {"type": "array", "items": {"$ref": REF + "ShoeSummary"}}}}),
-                    **_errors(404)},
+                "responses": {"200": _resp("shoes", "ShoeList"), **_errors(404)},
             },
             "post": {
                 "operationId": "postShoe", "tags": ["feed"], "summary": "Start a shoe (burn cards, cut-card position)",
@@ -256,11 +162,7 @@ def _paths() -> dict[str, Any]:
             "get": {
                 "operationId": "exportRounds", "tags": ["read"], "summary": "Raw rounds of a shoe for export",
                 "parameters": [_TABLE_ID, _SHOE_NO],
-                "responses": {"200": _resp("rounds", schema={
-                    "type": "object", "required": ["table", "shoe", "rounds"],
-                    "properties": {"table": {"type": "string"}, "shoe": {"$ref": REF + "ShoeSummary"},
-                                   "rounds": {"type": "array", "items": {"$ref": REF + "RoundRecord"}}}}),
-                    **_errors(404)},
+                "responses": {"200": _resp("rounds", "RoundExport"), **_errors(404)},
             }
         },
         "/api/tables/{table_id}/shoes/{shoe}/rounds/{round}": {
@@ -281,6 +183,27 @@ def _paths() -> dict[str, Any]:
                               **_errors(*_WRITE_ERRORS, 404)},
             }
         },
+        "/api/tables/{table_id}/shoes/{shoe}/rounds/{round}/cards": {
+            "post": {
+                "operationId": "postCards", "tags": ["feed"], "summary": "Cards of a round dealt card by card",
+                "description": "Cards in deal order from a 1-based position (P, B, P, B, then third cards as the "
+                               "tableau deals them). Card k again is a no-op; another card at k is a 409 naming the "
+                               "stored card; the card that completes the round records it as if posted whole.",
+                "security": _WRITE, "parameters": [_TABLE_ID, _DEAL_SHOE_NO, _DEAL_ROUND_NO],
+                "requestBody": _json_body("CardsIn", "the cards"),
+                "responses": {"201": _resp("recorded (ack with in_progress, or with result once complete)", "Ack"),
+                              "200": _resp("already stored: nothing changed", "Ack"), **_errors(*_WRITE_ERRORS, 404)},
+            }
+        },
+        "/api/tables/{table_id}/state": {
+            "post": {
+                "operationId": "postState", "tags": ["feed"], "summary": "The table's state, dealer and limits",
+                "security": _WRITE, "parameters": [_TABLE_ID],
+                "requestBody": _json_body("StateIn", "what changed (fields left out stay as they are)"),
+                "responses": {"201": _resp("recorded", "StateAck"), "200": _resp("nothing changed", "StateAck"),
+                              **_errors(*_WRITE_ERRORS)},
+            }
+        },
         "/api/openapi.json": {
             "get": {
                 "operationId": "openapi", "tags": ["read"], "summary": "This document",
@@ -290,28 +213,59 @@ def _paths() -> dict[str, Any]:
     }
 
 
+def _components() -> dict[str, Any]:
+    """Every schema of the document: request models, answer models, the snapshot."""
+    requests = [schemas.CardRoundIn, schemas.ResultRoundIn, schemas.CardCorrectionIn, schemas.ResultCorrectionIn,
+                schemas.ShoeIn, schemas.VoidIn, schemas_live.CardsIn, schemas_live.StateIn]
+    answers = list(responses.MODELS.values())
+    _, defs = models_json_schema([(m, "validation") for m in requests + answers], ref_template=REF + "{model}")
+    components = dict(defs.get("$defs", {}))
+    for name, model in responses.MODELS.items():  # the answers under their short names
+        components[name] = components.pop(model.__name__)
+    for name in list(components):
+        if name.endswith("Out") and name not in responses.MODELS:
+            components[name[:-3]] = components.pop(name)
+    # A variant is one of the presets (an unknown one would be a 422 unknown_variant).
+    variant = components["ShoeIn"]["properties"]["variant"]
+    variant["anyOf"] = [{"enum": sorted(PRESETS)}, {"type": "null"}]
+    components.update(_snapshot_schemas())
+    return _rename_refs(components)
+
+
+def _rename_refs(node: Any) -> Any:
+    """``#/components/schemas/TableSummaryOut`` -> ``...TableSummary`` (and the MODELS names)."""
+    short = {m.__name__: n for n, m in responses.MODELS.items()}
+    if isinstance(node, dict):
+        out = {}
+        for k, v in node.items():
+            if k == "$ref" and isinstance(v, str) and v.startswith(REF):
+                name = v[len(REF):]
+                name = short.get(name, name[:-3] if name.endswith("Out") else name)
+                v = REF + name
+            out[k] = _rename_refs(v)
+        return out
+    if isinstance(node, list):
+        return [_rename_refs(v) for v in node]
+    return node
+
+
 def document() -> dict[str, Any]:
     """The whole OpenAPI 3.1 document as a JSON-ready dict (a fresh copy on each call)."""
-    models = [schemas.CardRoundIn, schemas.ResultRoundIn, schemas.CardCorrectionIn, schemas.ResultCorrectionIn,
-              schemas.ShoeIn, schemas.VoidIn]
-    _, defs = models_json_schema([(m, "validation") for m in models], ref_template=REF + "{model}")
-    components = dict(defs.get("$defs", {}))
-    components.update({"Error": _ERROR, "Ack": _ACK, "Variant": _VARIANT, "TableSummary": _TABLE,
-                       "ShoeSummary": _SHOE, "RoundRecord": _ROUND})
-    components.update(_snapshot_schemas())
     return copy.deepcopy({
         "openapi": "3.1.0",
         "info": {
-            "title": "Baccarat roads: table feed and road-map API",
+            "title": "Baccarat roads: table feed, road-map API, pages, PNG boards and live push",
             "version": "1",
             "description": "Feed writes need `Authorization: Bearer <ROADS_FEED_TOKEN>`; reads are public. "
-                           "Every error has the shape of the Error schema. See docs/api.md.",
+                           "Every error has the shape of the Error schema (a browser asking for HTML outside "
+                           "/api/ gets an error page with the same status). See docs/api.md and docs/frontend.md.",
         },
         "tags": [{"name": "feed", "description": "authenticated writes from a table"},
-                 {"name": "read", "description": "public, read-only"}],
-        "paths": _paths(),
+                 {"name": "read", "description": "public, read-only JSON"},
+                 *openapi_pages.TAGS],
+        "paths": {**_paths(), **openapi_pages.paths()},
         "components": {
-            "schemas": components,
+            "schemas": _components(),
             "securitySchemes": {"feedToken": {"type": "http", "scheme": "bearer",
                                               "description": "the ROADS_FEED_TOKEN setting"}},
         },

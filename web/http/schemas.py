@@ -215,7 +215,8 @@ def _message(err: dict[str, Any], field: str | None) -> tuple[str, str]:
     if kind == "value_error":
         ctx_err = err.get("ctx", {}).get("error")
         text = str(ctx_err) if ctx_err is not None else err["msg"]
-        code = "bad_card" if field and ("player" in field or "banker" in field or "burn" in field) else "invalid_value"
+        cards = field and ("player" in field or "banker" in field or "burn" in field or field.startswith("cards"))
+        code = "bad_card" if cards else "invalid_value"
         return code, f"{where}: {text}"
     return "invalid_value", f"{where}: {err['msg']}, got {given!r}"
 

@@ -10,24 +10,42 @@ from typing import Any, Iterable, Iterator
 
 from web.stores.base import Event, SeqTaken, Store, StoreError, StoreUnavailable
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS events (
+_TABLE = """
+CREATE TABLE IF NOT EXISTS {name} (
     table_id TEXT    NOT NULL,
     seq      INTEGER NOT NULL CHECK (seq >= 1),
-    kind     TEXT    NOT NULL CHECK (kind IN ('shoe', 'round', 'void', 'correct')),
+    kind     TEXT    NOT NULL,
     shoe     INTEGER NOT NULL,
     round    INTEGER,
     data     TEXT    NOT NULL,
     at       REAL    NOT NULL,
     PRIMARY KEY (table_id, seq)
 ) WITHOUT ROWID;
+"""
+
+_INDEX = """
 CREATE UNIQUE INDEX IF NOT EXISTS one_round_per_number
     ON events (table_id, shoe, round) WHERE kind = 'round';
 """
-"""SQLite schema: one row per event; ``data`` is compact JSON, ``at`` Unix seconds."""
 
-SCHEMA_VERSION = 1
-"""``PRAGMA user_version`` of the file; a file of another version is refused."""
+SCHEMA = _TABLE.format(name="events") + _INDEX
+"""SQLite schema: one row per event; ``data`` is compact JSON, ``at`` Unix seconds; ``kind`` is
+one of :data:`roads.events.EVENT_KINDS` (checked by :class:`roads.events.Event` when read)."""
+
+SCHEMA_VERSION = 2
+"""``PRAGMA user_version`` of the file; version 1 files (whose ``kind`` column allowed only the
+first four kinds) are migrated on open; a file of another version is refused."""
+
+_MIGRATE_1_TO_2 = (
+    "BEGIN IMMEDIATE;"
+    + _TABLE.format(name="events_v2")
+    + "INSERT INTO events_v2 SELECT table_id, seq, kind, shoe, round, data, at FROM events;"
+    "DROP TABLE events;"
+    "ALTER TABLE events_v2 RENAME TO events;"
+    + _INDEX
+    + "PRAGMA user_version=2;"
+    "COMMIT;"
+)
 
 
 class SqliteStore(Store):
@@ -50,9 +68,11 @@ class SqliteStore(Store):
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
-        if version not in (0, SCHEMA_VERSION):
+        if version not in (0, 1, SCHEMA_VERSION):
             self._db.close()
             raise StoreError(f"{self.path}: schema version {version}, this service reads {SCHEMA_VERSION}")
+        if version == 1:
+            self._db.executescript(_MIGRATE_1_TO_2)
         self._db.executescript(SCHEMA)
         self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 

@@ -1,0 +1,288 @@
+"""Rounds dealt card by card and the table's state (roads.live, roads.tableau.next_card), with no
+Flask and no store. Expected values are worked by hand from the deal order (P, B, P, B, then
+third cards; seed 004) and the drawing rules (docs/domain.md section 1)."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from roads import errors
+from roads.cards import parse_cards
+from roads.events import Event, Unchanged
+from roads.live import KEEP, DealCards, SetState, check_limits
+from roads.record import deal_order, split_deal
+from roads.table import RecordRound, StartShoe, Table, VoidRound
+from roads.tableau import TableauError, next_card
+from roads.variants import get_variant
+
+
+class Clock:
+    def __init__(self, start: float = 1000.0) -> None:
+        self.ticks = itertools.count()
+        self.start = start
+
+    def __call__(self) -> float:
+        return self.start + next(self.ticks)
+
+
+def write(table, w, clock=None):
+    outcome = table.decide(w, clock or Clock())
+    if isinstance(outcome, Event):
+        table.apply(outcome)
+    return outcome
+
+
+# 4S 7C KD JD 9H: player 4S KD = 4 draws 9H -> 3; banker 7C JD = 7 stands after a third card 9
+DEAL = ["4S", "7C", "KD", "JD", "9H"]
+WHOLE = {"player": ["4S", "KD", "9H"], "banker": ["7C", "JD"]}
+
+
+# ----------------------------------------------------------------------------- whose card
+@pytest.mark.parametrize("player,banker,expected", [
+    ("", "", "player"), ("4S", "", "banker"), ("4S", "7C", "player"), ("4S KD", "7C", "banker"),
+    ("4S KD", "7C JD", "player"),            # player 4 draws
+    ("4S KD 9H", "7C JD", None),             # banker 7 stands
+    ("9S KH", "5D 2S", None),                # natural 9: both stand
+    ("2C 4D", "3H 2S", "banker"),            # player 6 stands, banker 5 draws
+    ("2C 4D", "3H 3S", None),                # player 6 stands, banker 6 stands
+    ("AC 2D 8H", "2H AS", None),             # banker 3 stands on a player third card 8
+    ("AC 2D 7H", "2H AS", "banker"),         # banker 3 draws on 7
+    ("AC 2D 7H", "2H AS 5C", None),
+    ("5C KD 6H", "6S KH", "banker"),         # banker 6 draws on a third card 6
+    ("5C KD 5H", "6S KH", None),             # ... and stands on 5
+])
+def test_next_card_follows_the_deal_order_and_the_tableau(player, banker, expected):
+    assert next_card(parse_cards(player), parse_cards(banker)) == expected
+
+
+@pytest.mark.parametrize("player,banker", [("", "4S"), ("4S KD", ""), ("9S KH 2C", "5D 2S"), ("2C 4D", "3H 3S 2C")])
+def test_next_card_refuses_hands_that_are_not_a_deal(player, banker):
+    with pytest.raises(TableauError) as e:
+        next_card(parse_cards(player), parse_cards(banker))
+    assert e.value.rule == "deal_order"
+
+
+def test_deal_order_and_split_are_inverse():
+    assert deal_order(WHOLE) == DEAL
+    assert split_deal(DEAL) == (["4S", "KD", "9H"], ["7C", "JD"], None)
+    # player stands: the fifth card is the banker's
+    assert deal_order({"player": ["2C", "4D"], "banker": ["3H", "2S", "9C"]}) == ["2C", "3H", "4D", "2S", "9C"]
+    assert split_deal(["2C", "3H", "4D", "2S", "9C"]) == (["2C", "4D"], ["3H", "2S", "9C"], None)
+    assert deal_order({"result": {}}) is None
+
+
+# ----------------------------------------------------------------------------- card writes
+def test_cards_in_one_or_many_posts_record_the_same_round_event_as_the_whole_round():
+    whole = Table("T1").decide(RecordRound(1, 1, WHOLE), Clock())
+    t = Table("T1")
+    first = write(t, DealCards(1, 1, 1, ("4S", "7C")))
+    assert (first.kind, first.data) == ("card", {"position": 1, "cards": ["4S", "7C"],
+                                                 "opens_shoe": {"variant": "seed000_live", "decks": 8}})
+    write(t, DealCards(1, 1, 3, ("KD", "JD")))
+    last = t.decide(DealCards(1, 1, 5, ("9H",)), Clock())
+    assert (last.kind, last.round, last.data) == ("round", 1, {"round": WHOLE})
+    assert whole.data == {"round": WHOLE, "opens_shoe": {"variant": "seed000_live", "decks": 8}}
+    one_go = Table("T1").decide(DealCards(1, 1, 1, tuple(DEAL)), Clock())
+    assert (one_go.kind, one_go.data) == ("round", whole.data)
+
+
+def test_a_round_in_progress_counts_nowhere_but_its_cards_are_out_of_the_shoe():
+    t = Table("T1")
+    write(t, DealCards(1, 1, 1, ("4S", "7C", "KD")))
+    s = t.current
+    assert s.rounds == [] and s.roads.rounds == 0 and t.seq == 1
+    assert sorted(map(str, s.copies.elements())) == ["4S", "7C", "KD"]
+    assert s.in_progress.to_json() == {"round": 1, "player": ["4S", "KD"], "banker": ["7C"], "burn": [],
+                                       "cut_card": False, "player_total": 4, "banker_total": 7, "next": "banker"}
+    write(t, DealCards(1, 1, 4, ("JD", "9H")))
+    assert s.in_progress is None and s.roads.rounds == 1
+    assert sorted(map(str, s.copies.elements())) == sorted(DEAL)  # each card counted once
+
+
+def test_card_k_again_is_unchanged_another_card_at_k_names_the_stored_card():
+    t = Table("T1")
+    write(t, DealCards(1, 1, 1, ("4S", "7C", "KD")))
+    assert t.decide(DealCards(1, 1, 2, ("7C",)), Clock()) == Unchanged(1, 1)
+    assert t.decide(DealCards(1, 1, 1, ("4S", "7C", "KD")), Clock()) == Unchanged(1, 1)
+    with pytest.raises(errors.CardConflict) as e:
+        t.decide(DealCards(1, 1, 2, ("7C", "KH")), Clock())
+    assert (e.value.code, e.value.field, e.value.extra) == ("card_conflict", "cards[1]",
+                                                            {"stored": {"position": 3, "card": "KD"}})
+    assert e.value.message == "card 3 of shoe 1 round 1 is stored as KD; got KH"
+    # old and new cards together: only the new ones make the event
+    ev = t.decide(DealCards(1, 1, 3, ("KD", "JD")), Clock())
+    assert ev.data == {"position": 4, "cards": ["JD"]}
+
+
+def test_cards_of_a_recorded_round_are_checked_against_it():
+    t = Table("T1")
+    write(t, RecordRound(1, 1, WHOLE))
+    assert t.decide(DealCards(1, 1, 1, tuple(DEAL)), Clock()) == Unchanged(1, 1)
+    assert t.decide(DealCards(1, 1, 4, ("JD",)), Clock()) == Unchanged(1, 1)
+    with pytest.raises(errors.DealOrder) as e:
+        t.decide(DealCards(1, 1, 5, ("9H", "2C")), Clock())
+    assert (e.value.field, e.value.message) == ("cards[1]", "shoe 1 round 1 is complete with 5 cards; card 6 (2C) is not dealt")
+    with pytest.raises(errors.CardConflict, match="card 5 of shoe 1 round 1 is stored as 9H; got 8H"):
+        t.decide(DealCards(1, 1, 5, ("8H",)), Clock())
+    with pytest.raises(errors.CardConflict) as e:
+        t.decide(DealCards(1, 1, 5, ("9H",), cut_card=True), Clock())
+    assert e.value.field == "cut_card"
+
+
+def test_a_fifth_card_when_both_hands_stand_is_not_dealt():
+    t = Table("T1")
+    write(t, DealCards(1, 1, 1, ("2C", "3H", "4D")))  # player 2C 4D = 6 stands
+    with pytest.raises(errors.DealOrder) as e:
+        t.decide(DealCards(1, 1, 4, ("3S", "9C")), Clock())  # banker 3H 3S = 6 stands: the round ends at 4
+    assert e.value.field == "cards[1]"
+    assert e.value.message == ("the round is complete after 4 cards (player 2C 4D = 6, banker 3H 3S = 6); "
+                               "card 5 (9C) is not dealt")
+    assert t.current.in_progress.cards == ["2C", "3H", "4D"]
+
+
+def test_positions_never_skip_and_rounds_wait_for_the_round_in_progress():
+    t = Table("T1")
+    with pytest.raises(errors.CardGap, match="has no cards yet|has 0 card"):
+        t.decide(DealCards(1, 1, 2, ("7C",)), Clock())
+    write(t, DealCards(1, 1, 1, ("4S",)))
+    with pytest.raises(errors.CardGap) as e:
+        t.decide(DealCards(1, 1, 3, ("KD",)), Clock())
+    assert e.value.message == "shoe 1 round 1 has 1 card(s); the next is card 2, got card 3"
+    for w in (DealCards(1, 2, 1, ("2C",)), RecordRound(1, 2, WHOLE), StartShoe(2), DealCards(2, 1, 1, ("2C",)),
+              RecordRound(2, 1, WHOLE)):
+        with pytest.raises(errors.RoundInProgress) as e:
+            t.decide(w, Clock())
+        assert e.value.extra["in_progress"]["round"] == 1
+
+
+def test_a_whole_round_completes_the_round_in_progress_when_it_begins_with_its_cards():
+    t = Table("T1")
+    write(t, DealCards(1, 1, 1, ("4S", "7C", "KD"), burn=("8C",)))
+    with pytest.raises(errors.CardConflict) as e:
+        t.decide(RecordRound(1, 1, WHOLE), Clock())  # no burn
+    assert e.value.field == "burn"
+    with pytest.raises(errors.CardConflict) as e:
+        t.decide(RecordRound(1, 1, {"player": ["4S", "KH", "9H"], "banker": ["7C", "JD"], "burn": ["8C"]}), Clock())
+    assert (e.value.field, e.value.extra["stored"]) == ("player[1]", {"position": 3, "card": "KD"})
+    ev = write(t, RecordRound(1, 1, dict(WHOLE, burn=["8C"])))
+    assert ev.data == {"round": {"player": ["4S", "KD", "9H"], "banker": ["7C", "JD"], "burn": ["8C"]}}
+    assert sorted(map(str, t.current.copies.elements())) == sorted(DEAL + ["8C"])
+
+
+def test_copies_count_the_cards_in_progress():
+    t = Table("T1")
+    for n in range(1, 8):  # seven natural rounds each with one AS
+        suit = "SHDC"[n % 4]
+        write(t, RecordRound(1, n, {"player": ["AS", "8" + suit], "banker": ["K" + suit, "Q" + suit]}))
+    write(t, DealCards(1, 8, 1, ("AS",)))  # the 8th AS, in progress
+    write(t, VoidRound(1, 8, "misdeal"))  # voided: still out of the shoe
+    with pytest.raises(errors.TooManyCopies) as e:
+        t.decide(DealCards(1, 9, 1, ("AS",)), Clock())
+    assert (e.value.field, e.value.message) == ("cards[0]", "AS would be copy 9 of AS in shoe 1, but a 8-deck shoe holds 8")
+
+
+def test_voiding_a_round_in_progress_records_it_void_with_its_cards():
+    t = Table("T1")
+    write(t, DealCards(1, 1, 1, ("4S", "7C"), burn=("8C",), cut_card=False))
+    ev = write(t, VoidRound(1, 1, "misdeal"), Clock(2000.0))
+    assert (ev.kind, ev.round, ev.data) == ("void", 1, {"reason": "misdeal"})
+    r = t.current.round(1)
+    assert (r.data, r.result, r.void) == ({"player": ["4S"], "banker": ["7C"], "burn": ["8C"]}, None,
+                                          {"reason": "misdeal", "at": 2000.0})
+    assert r.export(1)["incomplete"] is True and t.current.in_progress is None
+    assert t.current.roads.rounds == 0 and t.current.roads.voided == ()  # it never reached the roads
+    assert t.decide(VoidRound(1, 1, "misdeal"), Clock()) == Unchanged(1, 1)
+    with pytest.raises(errors.RoundVoided):
+        t.decide(DealCards(1, 1, 3, ("KD",)), Clock())
+    assert isinstance(write(t, DealCards(1, 2, 1, tuple(DEAL))), Event)  # the next round is number 2
+
+
+def test_the_cut_card_flag_carries_into_the_recorded_round():
+    t = Table("T1")
+    write(t, DealCards(1, 1, 1, ("4S", "7C")))
+    ev = write(t, DealCards(1, 1, 2, ("7C",), cut_card=True))
+    assert ev.data == {"position": 3, "cards": [], "cut_card": True}
+    ev = write(t, DealCards(1, 1, 3, ("KD", "JD", "9H")))
+    assert ev.data == {"round": dict(WHOLE, cut_card=True)}
+    with pytest.raises(errors.ShoeEnded):
+        t.decide(DealCards(1, 2, 1, ("2C",)), Clock())
+
+
+def test_card_write_checks_itself():
+    with pytest.raises(errors.BadCardText) as e:
+        DealCards(1, 1, 1, ("4S", "1Z"))
+    assert e.value.field == "cards[1]"
+    with pytest.raises(errors.DealOrder) as e:
+        DealCards(1, 1, 5, ("9H", "2C", "3C"))
+    assert e.value.field == "position"
+    with pytest.raises(errors.DealOrder) as e:
+        DealCards(1, 1, 2, ("7C",), burn=("8C",))
+    assert e.value.field == "burn"
+
+
+def test_replay_of_card_events_rebuilds_the_round_in_progress():
+    t = Table("T1")
+    clock = Clock()
+    events = []
+    for w in (StartShoe(1, ("AS", "2C")), DealCards(1, 1, 1, tuple(DEAL)), DealCards(1, 2, 1, ("2C", "3H"), burn=("QS",)),
+              DealCards(1, 2, 3, ("4D",)), SetState(state="dealing", dealer="Anna")):
+        ev = t.decide(w, clock)
+        t.apply(ev)
+        events.append(ev)
+    again = Table.replay("T1", events)
+    assert again.current.in_progress == t.current.in_progress
+    assert again.current.copies == t.current.copies and again.status == t.status
+    assert [e.kind for e in events] == ["shoe", "round", "card", "card", "state"]
+
+
+# ----------------------------------------------------------------------------- table state
+def test_state_betting_countdown_dealer_and_repeats():
+    t = Table("T1")
+    ev = write(t, SetState(state="betting", seconds_left=15, dealer="Anna"), Clock(100.0))
+    assert (ev.kind, ev.shoe, ev.round, ev.data) == ("state", 0, None, {"state": "betting", "since": 100.0,
+                                                                       "closes_at": 115.0, "dealer": "Anna",
+                                                                       "limits": None})
+    assert t.decide(SetState(state="betting", seconds_left=14.2), Clock(100.5)) == Unchanged(0)  # 114.7: same
+    ev = write(t, SetState(seconds_left=20), Clock(101.0))
+    assert (ev.data["closes_at"], ev.data["since"]) == (121.0, 100.0)  # still betting since 100
+    ev = write(t, SetState(state="dealing"), Clock(125.0))
+    assert (ev.data["state"], ev.data["since"], ev.data["closes_at"], ev.data["dealer"]) == ("dealing", 125.0, None, "Anna")
+    with pytest.raises(errors.BadTableState) as e:
+        t.decide(SetState(closes_at=200.0), Clock())
+    assert e.value.field == "closes_at"
+    assert t.decide(SetState(dealer="Anna"), Clock()) == Unchanged(0)
+    ev = write(t, SetState(dealer=None), Clock())
+    assert ev.data["dealer"] is None
+
+
+def test_state_write_checks_itself():
+    for kwargs, field in (({"state": "napping"}, "state"), ({"closes_at": 1.0, "seconds_left": 2}, "seconds_left"),
+                          ({"seconds_left": -1}, "seconds_left"), ({}, None)):
+        with pytest.raises(errors.BadTableState) as e:
+            SetState(**kwargs)
+        assert e.value.field == field
+    assert SetState(state=None).state is None and SetState(dealer="x").state is KEEP
+
+
+def test_limits_are_checked_against_the_variant_and_override_the_configured_ones():
+    variant = get_variant("seed000_live")
+    assert check_limits({"max": 500, "min": 5, "bets": {"tie": {"max": 50, "min": 1}, "banker": {"min": 5, "max": 400}}},
+                        variant) == {"min": 5, "max": 500, "bets": {"banker": {"min": 5, "max": 400},
+                                                                     "tie": {"min": 1, "max": 50}}}
+    for limits, cls, field in (({"min": 5}, errors.BadTableState, "limits.max"),
+                               ({"min": -1, "max": 5}, errors.BadTableState, "limits.min"),
+                               ({"min": True, "max": 5}, errors.BadTableState, "limits.min"),
+                               ({"min": 1, "max": 5, "currency": "THB"}, errors.BadTableState, "limits.currency"),
+                               ({"min": 1, "max": 5, "bets": {"super_six": {"min": 1, "max": 2}}}, errors.UnknownBet,
+                                "limits.bets.super_six")):
+        with pytest.raises(cls) as e:
+            check_limits(limits, variant)
+        assert e.value.field == field
+    t = Table("T1", limits={"min": 100, "max": 10_000})
+    assert t.status.to_json(t.limits)["limits"] == {"min": 100, "max": 10_000}
+    write(t, SetState(limits={"min": 50, "max": 5_000}))
+    assert t.status.to_json(t.limits)["limits"] == {"min": 50, "max": 5_000}
+    write(t, SetState(limits=None))
+    assert t.status.to_json(t.limits)["limits"] == {"min": 100, "max": 10_000}
