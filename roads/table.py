@@ -48,7 +48,7 @@ from typing import Any, Callable, Iterable, Mapping, Union
 
 from roads.cards import Card, CardError
 from roads.errors import (
-    AlreadyVoided, BadCardText, BurnCount, RoundConflict, RoundGap, RoundVoided, ShoeBackwards, ShoeConflict,
+    AlreadyVoided, BadCardText, BurnCount, CutCardPosition, RoundConflict, RoundGap, RoundVoided, ShoeBackwards, ShoeConflict,
     RoundInProgress, ShoeEnded, UnknownRound, UnknownShoe, UnknownVariant,
 )
 from roads import live
@@ -56,6 +56,7 @@ from roads.events import CARD, CORRECT, ROUND, SHOE, STATE, VOID, Event, Unchang
 from roads.record import (
     RoundRecord, ShoeRecord, check_copies, check_round, describe, ordered_round, result_of, round_cards,
 )
+from roads.shoe import ShoeError, check_cut_card_position
 from roads.shoe_roads import ShoeRoads
 from roads.variants import DEFAULT_VARIANT_ID, Variant, get_variant
 
@@ -290,7 +291,8 @@ class Table:
     def _decide_shoe(self, w: StartShoe, clock: Callable[[], float]) -> Event | Unchanged:
         """Raises UnknownVariant, ShoeConflict (``extra["stored"]``: the shoe's summary),
         ShoeBackwards, BurnCount (the turned card's :attr:`roads.cards.Card.burn_count`, seeds
-        000-002), TooManyCopies."""
+        000-002), CutCardPosition (outside :func:`roads.shoe.cut_card_range` of the variant's
+        decks, seed 001), TooManyCopies."""
         if w.variant is not None:
             try:
                 variant = get_variant(w.variant)
@@ -321,6 +323,11 @@ class Table:
                     f"turned card {burn[0]} burns {need - 1} more card(s), so burn holds {need} cards; got {len(burn)}",
                     field="burn",
                 )
+        if w.cut_card_position is not None:
+            try:
+                check_cut_card_position(w.cut_card_position, variant.decks)
+            except ShoeError as e:
+                raise CutCardPosition(str(e), field="cut_card_position") from None
         check_copies(collections.Counter(), variant.decks, [(f"burn[{i}]", c) for i, c in enumerate(burn)], w.shoe)
         return self._event(SHOE, w.shoe, None, {"burn": list(w.burn), "cut_card_position": w.cut_card_position,
                                                 "variant": variant.id, "decks": variant.decks}, clock())

@@ -217,6 +217,20 @@ def test_burn_holds_the_turned_card_and_as_many_more_as_it_says():
     assert isinstance(t.decide(StartShoe(4, ()), Clock()), Event)  # burn not known
 
 
+@pytest.mark.parametrize("position", [0, 3, 5, 400, 500, 832])
+def test_a_cut_card_outside_an_8_deck_shoe_is_refused(position):
+    # seed000_live: 8 decks = 416 cards; 6 must lie behind the cut card, 11 (burn) + 6 (a round)
+    # in front of it: 6 to 399 cards from the back (seed 001, roads.shoe.cut_card_range).
+    t = Table("T1")
+    with pytest.raises(errors.CutCardPosition) as e:
+        t.decide(StartShoe(1, (), position), Clock())
+    assert (e.value.code, e.value.field) == ("cut_card_position", "cut_card_position")
+    assert e.value.message == ("cut_card_position must be an integer 6-399 (cards from the back of a shoe "
+                               f"of 8 decks), got {position}")
+    for fine in (6, 52, 399):
+        assert t.decide(StartShoe(1, (), fine), Clock()).data["cut_card_position"] == fine
+
+
 def test_burn_count_comes_from_the_card():
     from roads.cards import Card
 
@@ -424,5 +438,6 @@ def test_every_error_code_is_documented_in_the_api_error_table():
     assert codes == {"round_conflict", "round_gap", "shoe_ended", "shoe_backwards", "shoe_conflict",
                      "already_voided", "round_voided", "tableau", "result_contradiction", "too_many_copies",
                      "burn_count", "unknown_variant", "unknown_table", "unknown_shoe", "unknown_round", "bad_card",
-                     "round_in_progress", "card_conflict", "card_gap", "deal_order", "bad_table_state", "unknown_bet"}
+                     "cut_card_position", "round_in_progress", "card_conflict", "card_gap", "deal_order",
+                     "bad_table_state", "unknown_bet"}
     assert codes <= documented

@@ -419,7 +419,19 @@ def test_simulate_with_a_variant_takes_its_decks_and_burns_and_writes_it_on_each
 def test_simulate_refuses_a_cut_card_deeper_than_the_shoe(tmp_path):
     result = run("simulate", "--decks", "1", "--cut-card", "45", "--out", str(tmp_path / "f.jsonl"), "--no-progress")
     assert result.exit_code == 2
-    assert "cut_card_position must be an integer 6-35" in result.output
+    assert "cut_card_position must be an integer 6-35 (cards from the back of a shoe of 1 deck), got 45" \
+        in result.output
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("position", ["0", "3", "400", "900"])
+def test_simulate_refuses_the_cut_cards_the_feed_refuses(tmp_path, position):
+    # the same rule as the feed's 422 cut_card_position (roads.shoe.cut_card_range): 6-399 for 8 decks
+    result = CliRunner().invoke(main, ["simulate", "--cut-card", position, "--out", str(tmp_path / "f.jsonl")])
+    assert result.exit_code == 2
+    assert f"cut_card_position must be an integer 6-399 (cards from the back of a shoe of 8 decks), got {position}" \
+        in result.stderr
+    assert "shoes" not in result.stderr.replace("Usage", "")  # no progress bar before the refusal
     assert list(tmp_path.iterdir()) == []
 
 

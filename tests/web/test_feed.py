@@ -417,12 +417,23 @@ def test_burn_cards_must_match_the_turned_card(feed, client, burn, field):
 @pytest.mark.parametrize("body, code, field", [
     ({"shoe": 1, "burn": ["3C", "XX", "2H", "9S"]}, "bad_card", "burn[1]"),
     ({"burn": []}, "missing_field", "shoe"),
-    ({"shoe": 1, "cut_card_position": -1}, "invalid_value", "cut_card_position"),
     ({"shoe": 1, "cut_card": 30}, "unknown_field", "cut_card"),
 ])
 def test_bad_shoe_bodies_are_400(client, auth, body, code, field):
     err = error_of(client.post("/api/tables/T1/shoes", json=body, headers=auth), 400)
     assert (err["code"], err["field"]) == (code, field)
+
+
+@pytest.mark.parametrize("position", [-1, 0, 3, 500, 832])
+def test_a_cut_card_position_the_shoe_cannot_hold_is_422_and_stores_nothing(feed, client, position):
+    # seed000_live: 8 decks, 416 cards; the cut card goes 6-399 cards from the back (seed 001:
+    # a full round behind it, the largest burn and a round in front).
+    before = state(client)
+    err = error_of(feed.shoe(1, cut_card_position=position), 422)
+    assert (err["code"], err["field"]) == ("cut_card_position", "cut_card_position")
+    assert "6-399" in err["message"] and str(position) in err["message"]
+    assert state(client) == before
+    assert feed.shoe(1, cut_card_position=399).status_code == 201
 
 
 def test_void_needs_a_reason(feed, client, auth):

@@ -123,7 +123,7 @@ def _read_messages(path: Path) -> list[tuple[int, dict[str, Any]]]:
               help="Decks per shoe [default: the variant's, else 8].")
 @click.option("--first-shoe", type=click.IntRange(min=1), default=1, show_default=True,
               help="Number of the first shoe.")
-@click.option("--cut-card", type=click.IntRange(min=1), default=None,
+@click.option("--cut-card", type=int, default=None,
               help="Cut-card position in cards from the back of the shoe "
                    "[default: a random position from 14 to 52 in each shoe].")
 @click.option("--burn-between-rounds", is_flag=True,
@@ -156,6 +156,13 @@ def simulate(shoes: int, seed: str, out: Path, table: str, decks: int | None, fi
         decks = decks or preset.decks
         burn_between_rounds = burn_between_rounds or preset.burn_between_rounds
     decks = decks or simulator.DEFAULT_DECKS
+    if cut_card is not None:
+        from roads.shoe import ShoeError, check_cut_card_position
+
+        try:
+            check_cut_card_position(cut_card, decks)
+        except ShoeError as exc:
+            raise click.BadParameter(str(exc), param_hint="'--cut-card'") from None
     directory = out.parent if str(out.parent) else Path(".")
     if not directory.is_dir():
         raise click.BadParameter(f"directory {str(directory)!r} does not exist", param_hint="'--out'")

@@ -123,6 +123,7 @@ DOMAIN_STATUS: dict[type[domain.TableError], int] = {
     domain.ResultContradiction: 422,
     domain.TooManyCopies: 422,
     domain.BurnCount: 422,
+    domain.CutCardPosition: 422,
     domain.UnknownVariant: 422,
     domain.DealOrder: 422,
     domain.BadTableState: 422,
