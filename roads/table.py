@@ -121,8 +121,11 @@ class VoidRound:
 @dataclass(frozen=True, slots=True)
 class CorrectRound:
     """Replace round ``round`` of shoe ``shoe`` by ``data`` (a canonical round), with an
-    optional ``reason`` kept in the round's history. Construction checks the round on its own,
-    as :class:`RecordRound` does."""
+    optional ``reason`` kept in the round's history.
+
+    Unlike :class:`RecordRound`, construction does not judge the round: a correction names a
+    round that must exist, so :meth:`Table.decide` first refuses an unknown table, shoe or
+    round (404), and only then the round's own rules (tableau, result, cards: 422)."""
 
     shoe: int
     round: int
@@ -132,7 +135,6 @@ class CorrectRound:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "data", ordered_round(self.data))
-        check_round(self.data)
 
 
 Write = Union[RecordRound, StartShoe, VoidRound, CorrectRound, live.DealCards, live.SetState]
@@ -348,14 +350,20 @@ class Table:
         return self._event(VOID, w.shoe, w.round, {"reason": w.reason}, clock())
 
     def _decide_correct(self, w: CorrectRound, clock: Callable[[], float]) -> Event | Unchanged:
-        """Raises UnknownShoe, UnknownRound, RoundVoided (``extra["stored"]``), ShoeEnded (a cut
-        card on a round before the shoe's last recorded one; field ``"cut_card"``),
-        TooManyCopies (the round's previous cards are given back first); RoundInProgress for
-        the round being dealt card by card."""
+        """Raises, in this order: UnknownShoe, UnknownRound (the correction names what the
+        record lacks; the table is the caller's, see :meth:`roads.table.Table.decide`), then
+        the round's own rules (TableauViolation, ResultContradiction, BadCardText:
+        :func:`roads.record.check_round`), then the record's: RoundInProgress for the round
+        being dealt card by card, RoundVoided (``extra["stored"]``), ShoeEnded (a cut card on a
+        round before the shoe's last recorded one; field ``"cut_card"``), TooManyCopies (the
+        round's previous cards are given back first)."""
         s = self.shoe(w.shoe)
-        if s.in_progress is not None and s.in_progress.number == w.round:
+        in_progress = s.in_progress is not None and s.in_progress.number == w.round
+        if not in_progress:
+            s, r = self.find(w.shoe, w.round)
+        check_round(w.data)
+        if in_progress:
             raise self._in_progress(s, "a correction of it")
-        s, r = self.find(w.shoe, w.round)
         if r.void is not None:
             raise RoundVoided(f"shoe {w.shoe} round {w.round} is voided ({r.void['reason']!r}); "
                               "a voided round is not corrected", field="round", extra={"stored": r.export(w.shoe)})

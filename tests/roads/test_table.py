@@ -345,9 +345,26 @@ def test_rounds_breaking_the_tableau_are_refused_naming_the_side():
     with pytest.raises(errors.TableauViolation) as e:
         RecordRound(1, 1, {"player": ["2C", "4D"], "banker": ["3H", "2S"]})  # banker 5 after player stood: draws
     assert e.value.field == "banker"
+    t = Table("T1")
+    write(t, RecordRound(1, 1, R1))
     with pytest.raises(errors.TableauViolation) as e:  # a third card after a natural: the side that drew
-        CorrectRound(1, 1, {"player": ["9S", "KH"], "banker": ["2C", "3D", "4H"]})
+        t.decide(CorrectRound(1, 1, {"player": ["9S", "KH"], "banker": ["2C", "3D", "4H"]}), Clock())
     assert (e.value.field, e.value.message.endswith("(rule natural)")) == ("banker", True)
+
+
+def test_a_correction_names_an_existing_round_before_its_cards_are_judged():
+    # player 4S KD = 4 must draw (docs/domain.md section 1): a tableau violation, but only once
+    # the round exists; an unknown shoe or round answers first.
+    bad = {"player": ["4S", "KD"], "banker": ["7C", "JD"]}
+    t = Table("T1")
+    write(t, RecordRound(1, 1, R1))
+    with pytest.raises(errors.UnknownRound) as e:
+        t.decide(CorrectRound(1, 7, bad), Clock())
+    assert (e.value.code, e.value.field) == ("unknown_round", "round")
+    with pytest.raises(errors.UnknownShoe):
+        t.decide(CorrectRound(2, 1, bad), Clock())
+    with pytest.raises(errors.TableauViolation):
+        t.decide(CorrectRound(1, 1, bad), Clock())
 
 
 def test_result_level_rounds_that_contradict_themselves_are_refused():

@@ -257,6 +257,21 @@ def test_correcting_or_voiding_a_missing_round_is_404_and_a_voided_round_is_not_
     assert state(client) == before
 
 
+def test_a_correction_to_a_missing_round_is_404_before_its_cards_are_judged(feed, client):
+    # player 4S KD = 4 must draw (tableau): 422 only for a round that exists
+    bad = {"player": ["4S", "KD"], "banker": B1}
+    feed.round(1, 1, P1, B1)
+    for (shoe, number, table), (code, field) in (((1, 7, None), ("unknown_round", "round")),
+                                                 ((2, 1, None), ("unknown_shoe", "shoe")),
+                                                 ((1, 1, "T9"), ("unknown_table", "table_id"))):
+        err = error_of(feed.correct(shoe, number, bad, table=table), 404)
+        assert (err["code"], err["field"]) == (code, field)
+    feed.void(1, 1, "misdeal")
+    err = error_of(feed.correct(1, 1, bad), 422)  # the round's own rules before the record's (voided)
+    assert err["code"] == "tableau"
+    assert error_of(feed.correct(1, 1, {"player": P2, "banker": B2}), 409)["code"] == "round_voided"
+
+
 def test_a_past_shoe_round_can_be_voided(feed, client):
     feed.round(1, 1, P1, B1)
     feed.round(2, 1, P2, B2)
