@@ -589,6 +589,18 @@ def test_a_table_is_created_by_its_first_round_and_a_refused_first_round_creates
 def test_table_ids_are_short_slugs(feed, table_id):
     err = error_of(feed.round(1, 1, P1, B1, table=table_id), 400)
     assert (err["code"], err["field"]) == ("bad_table_id", "table_id")
+    err = error_of(feed.shoe(1, table=table_id), 400)
+    assert (err["code"], err["field"]) == ("bad_table_id", "table_id")
+
+
+@pytest.mark.parametrize("table_id", ["-dash-first", "a" * 33, "has space", "dot.ted"])
+def test_a_non_slug_table_id_names_no_table_outside_table_creating_writes(feed, client, table_id):
+    # docs/api.md "Errors": 400 bad_table_id only where the write would create the table
+    for resp in (client.get(f"/api/tables/{table_id}"), client.get(f"/api/tables/{table_id}/shoes"),
+                 client.get(f"/api/tables/{table_id}/shoes/1/rounds"), feed.void(1, 1, "x", table=table_id),
+                 feed.correct(1, 1, {"player": P1, "banker": B1}, table=table_id)):
+        err = error_of(resp, 404)
+        assert (err["code"], err["field"]) == ("unknown_table", "table_id")
 
 
 def test_unknown_urls_and_methods_get_the_json_error_shape(client, auth):
