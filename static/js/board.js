@@ -80,10 +80,6 @@
   }
 
   draw(false);
-  var fontTimer = null;
-  if (document.fonts && document.fonts.addEventListener) {
-    document.fonts.addEventListener("loadingdone", function () { clearTimeout(fontTimer); fontTimer = setTimeout(function () { draw(false); }, 60); });
-  }
   var resizeTimer = null;
   window.addEventListener("resize", function () { clearTimeout(resizeTimer); resizeTimer = setTimeout(function () { draw(false); }, 120); });
 

@@ -7,7 +7,7 @@
  * the 1920x1080 model at twice the size). Like the board page, the screen dims and says
  * "Offline since hh:mm:ss" after hearing nothing for twice the keepalive interval, resyncs when
  * the server is back, and reloads itself when the server runs a new release.
- * window.__roads exposes {page, pages, renders, fetches, messages, offline} for tests.
+ * window.__roads exposes {page, pages, renders, fetches, messages, status, offline} for tests.
  */
 (function () {
   "use strict";
@@ -15,7 +15,7 @@
   var boot = JSON.parse(document.getElementById("boot").textContent);
   var svg = document.getElementById("board");
   var root = document.documentElement;
-  var state = { page: boot.page_n || 1, pages: boot.pages || 1, renders: 0, fetches: 0, messages: 0, offline: false,
+  var state = { status: "connecting", page: boot.page_n || 1, pages: boot.pages || 1, renders: 0, fetches: 0, messages: 0, offline: false,
                 lastHeard: Date.now(), models: boot.models, keys: null, rotations: 0 };
   window.__roads = state;
 
@@ -68,9 +68,6 @@
   draw(false);
   var resizeTimer = null;
   window.addEventListener("resize", function () { clearTimeout(resizeTimer); resizeTimer = setTimeout(function () { draw(false); }, 120); });
-  if (document.fonts && document.fonts.addEventListener) {
-    document.fonts.addEventListener("loadingdone", function () { draw(false); });
-  }
 
   if (boot.rotate_s && state.pages > 1) {
     setInterval(function () {
@@ -88,7 +85,7 @@
     var live = new LiveSocket(boot.ws, {
       fullUrl: boot.full,
       idleMs: keepMs * 3,
-      onStatus: function (status) { root.setAttribute("data-live", status); },
+      onStatus: function (status) { state.status = status; root.setAttribute("data-live", status); },
       onMessage: function (msg) {
         state.messages++;
         state.lastHeard = Date.now();
