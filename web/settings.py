@@ -40,7 +40,8 @@ PREFIX = "ROADS_"
 EXTENSION = "roads.settings"
 """The ``app.extensions`` key of the app's :class:`Settings` (keys are ``"roads.<what>"``)."""
 
-TableConfigs = dict[str, dict[str, str | None]]
+TableConfigs = dict[str, dict[str, Any]]
+"""``{table_id: {"name": str | None, "variant": str | None[, "limits": {...}]}}`` (:func:`table_configs`)."""
 ScreenConfigs = dict[str, dict[str, Any]]
 
 GOOD_ROAD_IDS: tuple[str, ...] = tuple(g.id for g in DEFAULT_GOOD_ROADS)
@@ -382,9 +383,10 @@ def table_configs(value: Any) -> TableConfigs:
             entry = {}
         if not isinstance(entry, dict):
             raise ConfigError(f"ROADS_TABLES[{table_id!r}]: expected an object, got {entry!r}")
-        unknown = set(entry) - {"name", "variant"}
+        unknown = set(entry) - {"name", "variant", "limits"}
         if unknown:
-            raise ConfigError(f"ROADS_TABLES[{table_id!r}]: unknown key(s) {sorted(unknown)!r} (allowed: name, variant)")
+            raise ConfigError(f"ROADS_TABLES[{table_id!r}]: unknown key(s) {sorted(unknown)!r} "
+                              "(allowed: name, variant, limits)")
         for key in ("name", "variant"):
             v = entry.get(key)
             if v is not None and (not isinstance(v, str) or not v.strip()):
@@ -392,6 +394,8 @@ def table_configs(value: Any) -> TableConfigs:
         if table_id in out:
             raise ConfigError(f"ROADS_TABLES: table id {table_id!r} appears twice")
         out[table_id] = {"name": entry.get("name"), "variant": entry.get("variant")}
+        if entry.get("limits") is not None:  # shape checked against the variant by the service
+            out[table_id]["limits"] = entry["limits"]
     return out
 
 
