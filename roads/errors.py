@@ -230,6 +230,31 @@ class BadCardText(TableError):
     code = "bad_card"
 
 
+class BadTableId(TableError):
+    """A table id that is not a slug (:data:`roads.ids.TABLE_ID_RULE`): no table can have it."""
+
+    code = "bad_table_id"
+
+
+# ----------------------------------------------------------------------------- the set of tables
+class TableRefused(TableError):
+    """The service keeps no new table of that id (a deployment's bound on its tables)."""
+
+    code = "forbidden"
+
+
+class TableNotAllowed(TableRefused):
+    """Only the configured tables may be written (``ROADS_ONLY_CONFIGURED_TABLES``)."""
+
+    code = "table_not_allowed"
+
+
+class TooManyTables(TableRefused):
+    """A new table would be one more than the service keeps (``ROADS_MAX_TABLES``)."""
+
+    code = "too_many_tables"
+
+
 def error_classes() -> list[type[TableError]]:
     """Every concrete error class of this module (the leaves under :class:`TableError`), in
     definition order: what a caller mapping errors to answers must cover."""

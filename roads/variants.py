@@ -58,6 +58,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Mapping
 
+from roads.verdict import Verdict
 from roads.outcome import RoundResult, Winner
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -145,19 +146,6 @@ _RULE_CASES: dict[Rule, frozenset[str]] = {
 
 MAIN_BETS: tuple[str, ...] = ("player", "banker", "tie")
 """Bet ids of the three main bets; every other bet is a side bet."""
-
-
-class Verdict(str, enum.Enum):
-    """How a bet settles for one round."""
-
-    WIN = "win"
-    """The bet wins its ``payout`` to 1."""
-    LOSE = "lose"
-    """The stake is lost."""
-    PUSH = "push"
-    """The stake is returned."""
-    UNKNOWN = "unknown"
-    """The round (result-level feed) lacks a fact the bet needs; nothing is guessed."""
 
 
 @dataclass(frozen=True, slots=True)

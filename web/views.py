@@ -12,9 +12,9 @@ Snapshot reads (``snapshot``, ``snapshot_json``, ``table``, ``list_tables``, ``l
 the API, pages, PNG and WebSocket hot paths) never take a table lock: they read the table's
 latest immutable view. Shoe listings, exports and the rebuild of a past shoe's snapshot read
 the record, so they hold the table's lock while they copy it out. Returned dicts are shared:
-do not mutate them. An unknown table or shoe raises :class:`web.http.errors.NotFound`
-(``unknown_table`` / ``unknown_shoe``: :class:`roads.errors.UnknownTable` /
-:class:`roads.errors.UnknownShoe` through :func:`web.http.errors.from_domain_error`).
+do not mutate them. An unknown table or shoe raises :class:`roads.errors.UnknownTable` /
+:class:`roads.errors.UnknownShoe` (the HTTP edge answers 404 ``unknown_table`` /
+``unknown_shoe``, ``web.http.errors``).
 """
 
 from __future__ import annotations
@@ -25,12 +25,11 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from roads.errors import UnknownShoe, UnknownTable
+from roads.errors import UnknownTable
 from roads.live import SetState
 from roads.shoe_roads import ShoeRoads
 from roads.snapshot import build_snapshot
 from roads.table import ShoeRecord, Table
-from web.http.errors import from_domain_error
 from web.hub import Hub
 
 PAST_SHOE_CACHE = 64
@@ -125,24 +124,21 @@ class Views:
             self.order = configured + others
 
     def visible(self, table_id: str) -> TableSlot:
-        """The slot of a visible table; raises :class:`web.http.errors.NotFound` (``unknown_table``)."""
+        """The slot of a visible table; raises :class:`roads.errors.UnknownTable`."""
         t = self.slots.get(table_id)
         if t is None or not t.visible or t.view is None:
-            raise from_domain_error(UnknownTable(f"no table {table_id!r}", field="table_id"))
+            raise UnknownTable(f"no table {table_id!r}", field="table_id")
         return t
 
     @staticmethod
     def _shoe(t: TableSlot, number: int) -> ShoeRecord:
-        """Shoe ``number`` of ``t``; raises :class:`web.http.errors.NotFound` (``unknown_shoe``)."""
-        try:
-            return t.table.shoe(number)
-        except UnknownShoe as e:
-            raise from_domain_error(e) from None
+        """Shoe ``number`` of ``t``; raises :class:`roads.errors.UnknownShoe`."""
+        return t.table.shoe(number)
 
     # ------------------------------------------------------------------ reads
     def table(self, table_id: str) -> dict[str, Any]:
         """``{"id", "name", "variant": {"id", "name"}}`` (the current shoe's variant, else the
-        configured one). Raises :class:`web.http.errors.NotFound`."""
+        configured one). Raises :class:`roads.errors.UnknownTable` / :class:`roads.errors.UnknownShoe`."""
         t = self.visible(table_id)
         v = t.view.lobby_entry["variant"]  # type: ignore[union-attr]
         return {"id": t.id, "name": t.name, "variant": v}
@@ -164,7 +160,7 @@ class Views:
 
     def snapshot(self, table_id: str, shoe: int | None = None) -> dict[str, Any]:
         """The snapshot dict (``roads.snapshot`` shape plus ``name`` and ``live``) of the current
-        shoe (``shoe`` None) or of shoe ``shoe``. Raises :class:`web.http.errors.NotFound`."""
+        shoe (``shoe`` None) or of shoe ``shoe``. Raises :class:`roads.errors.UnknownTable` / :class:`roads.errors.UnknownShoe`."""
         return self._snapshot(table_id, shoe)[1]
 
     def snapshot_json(self, table_id: str, shoe: int | None = None) -> tuple[int, bytes]:
@@ -202,14 +198,14 @@ class Views:
 
     def shoes(self, table_id: str) -> list[dict[str, Any]]:
         """Every shoe of the table, oldest first (:meth:`roads.table.ShoeRecord.summary` lines).
-        Raises :class:`web.http.errors.NotFound`."""
+        Raises :class:`roads.errors.UnknownTable` / :class:`roads.errors.UnknownShoe`."""
         t = self.visible(table_id)
         with t.lock:
             cur = t.table.current
             return [s.summary(s is cur) for _, s in sorted(t.table.shoes.items())]
 
     def shoe(self, table_id: str, shoe: int) -> dict[str, Any]:
-        """One line of :meth:`shoes`. Raises :class:`web.http.errors.NotFound`."""
+        """One line of :meth:`shoes`. Raises :class:`roads.errors.UnknownTable` / :class:`roads.errors.UnknownShoe`."""
         t = self.visible(table_id)
         with t.lock:
             s = self._shoe(t, shoe)

@@ -58,7 +58,8 @@ from simple_websocket import ConnectionClosed
 
 from web.settings import get_settings
 from web.http import handshake
-from web.http.errors import ApiError
+from roads import errors as domain
+from web.http.errors import ApiError, from_domain_error
 from web.hub import Hub, Message
 from web.service import get_service
 
@@ -460,7 +461,8 @@ def table_socket(ws: Any, table_id: str) -> None:
     service = get_service()
     try:
         service.table(table_id)
-    except ApiError as err:
+    except domain.TableError as e:
+        err = from_domain_error(e)
         ws.send(error_frame(err))
         ws.close(reason=CLOSE_UNKNOWN_TABLE if err.status == 404 else 1008, message=err.code)
         return
