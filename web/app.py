@@ -47,4 +47,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(png.bp)
     app.register_blueprint(shoes_pages.bp)
     ws.init_app(app)
+
+    from web import push
+
+    push.init_app(app, service.get_service(app).hub, app.extensions["roads.ws_frames"])
     return app

@@ -142,6 +142,16 @@ class Settings(BaseSettings):
         ge=0, le=3600)
     ws_max_message_bytes: int = _field(4096, "bytes", "Largest frame accepted from a WebSocket client.",
                                        ge=16, le=1024 * 1024)
+    nchan_publish_url: str | None = _field(
+        None, "`http://` URL",
+        "The nchan publisher location on loopback (e.g. `http://127.0.0.1:8081/pub/`; the channel id is "
+        "appended): one publisher thread of this process posts every frame of every table and of the "
+        "lobby there (`web.push`, docs/deploy.md). Unset: nothing is published.")
+    push_url: str | None = _field(
+        None, "path or `ws(s)://` URL",
+        "Where pages subscribe to live frames, ending in `/` (e.g. `/push/` for nginx + nchan on the same "
+        "host, or `wss://push.example.com/push/`): pages connect to `<prefix>tables/<id>` or "
+        "`<prefix>lobby` and resync from `<prefix>full/...`. Unset: the service's own `/ws/...` routes.")
     embed_origins: str = _field(
         "*", "origins, space- or comma-separated",
         "Sites that may put `/embed/<table>` in an `<iframe>` (`Content-Security-Policy: frame-ancestors`): "
@@ -199,6 +209,20 @@ class Settings(BaseSettings):
     @classmethod
     def _parse_tables(cls, value: Any) -> TableConfigs:
         return table_configs(value)
+
+    @field_validator("nchan_publish_url")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        if value is not None and not (value.startswith("http://") and len(value) > len("http://")):
+            raise ValueError("must be an http:// URL (the nchan publisher location)")
+        return value
+
+    @field_validator("push_url")
+    @classmethod
+    def _push_prefix(cls, value: str | None) -> str | None:
+        if value is not None and not (value.startswith(("/", "ws://", "wss://")) and value.endswith("/")):
+            raise ValueError("must be a path or ws(s):// URL ending in '/'")
+        return value
 
     @field_validator("screens", mode="before")
     @classmethod

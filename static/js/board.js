@@ -107,6 +107,7 @@
   if (boot.live && boot.ws && window.WebSocket) {
     var keepMs = (boot.keepaliveS || 20) * 1000;
     var live = new LiveSocket(boot.ws, {
+      fullUrl: boot.full,
       idleMs: keepMs * 3,
       onStatus: function (status) { state.status = status; root.setAttribute("data-live", status); },
       onMessage: function (msg) {

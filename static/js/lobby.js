@@ -86,6 +86,7 @@
     var keepMs = (boot.keepaliveS || 20) * 1000;
     var timer = null;
     var live = new LiveSocket(boot.ws, {
+      fullUrl: boot.full,
       idleMs: keepMs * 3,
       onStatus: function (status) { root.setAttribute("data-live", status); },
       onMessage: function (msg) {

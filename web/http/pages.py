@@ -41,6 +41,7 @@ from web.paths import STATIC_DIR
 from web.render.layout import LayoutError
 from web.render.model import BoardOptions, ModelError, board_model
 from web.render.theme import THEMES, theme_css
+from web.push import push_urls
 from web.service import get_service
 from web.settings import get_settings
 
@@ -73,6 +74,14 @@ RELEASE = _release()
 def _ws_path(endpoint: str, **values: Any) -> str:
     parts = urlsplit(url_for(endpoint, **values))
     return parts.path + (f"?{parts.query}" if parts.query else "")
+
+
+def _push(topic: str, endpoint: str, **values: Any) -> dict[str, Any]:
+    """Boot keys ``ws`` (where the page subscribes) and ``full`` (where it fetches the latest
+    snapshot frame after a gap, or ``None``): the production tier's nchan when
+    ``ROADS_PUSH_URL`` is set, else this service's own WebSocket route (``web.push``)."""
+    ws, full = push_urls(get_settings().push_url, topic, _ws_path(endpoint, **values))
+    return {"ws": ws, "full": full}
 
 
 def _common(lang: str, theme: str) -> dict[str, Any]:
@@ -210,7 +219,7 @@ def _board(table_id: str, shoe: int | None) -> str:
                         h=EMBED_SNIPPET_SIZE[1], _external=True)
     boot = {
         "page": "table" if live else "past", "table": table_id, "live": live,
-        "ws": _ws_path("ws.table_socket", table_id=table_id) if live else None,
+        **(_push(f"table:{table_id}", "ws.table_socket", table_id=table_id) if live else {"ws": None, "full": None}),
         "models": data["models"], "release": RELEASE, "tz": display.venue_tz(), "keepaliveS": _keepalive_s(),
         "modelUrl": url_for("pages.table_model", table_id=table_id, **query),
         "askUrl": url_for("pages.table_model", table_id=table_id, **query) if live else None,
@@ -256,7 +265,8 @@ def embed(table_id: str) -> str:
     info = get_service().table(table_id)
     ctx = _common(lang, theme)
     boot = {
-        "page": "embed", "table": table_id, "live": True, "ws": _ws_path("ws.table_socket", table_id=table_id),
+        "page": "embed", "table": table_id, "live": True,
+        **_push(f"table:{table_id}", "ws.table_socket", table_id=table_id),
         "models": data["models"], "release": RELEASE, "tz": display.venue_tz(), "keepaliveS": _keepalive_s(),
         "modelUrl": url_for("pages.embed_model", table_id=table_id, **request.args.to_dict()),
     }
@@ -298,7 +308,7 @@ def _lobby_page(preset: dict[str, Any] | None, model_url: str) -> str:
     ctx = _common(lang, theme)
     first = next(iter(data["models"].values()))
     boot = {
-        "page": "lobby", "ws": _ws_path("ws.lobby_socket"), "models": data["models"], "release": RELEASE,
+        "page": "lobby", **_push("lobby", "ws.lobby_socket"), "models": data["models"], "release": RELEASE,
         "tz": display.venue_tz(), "keepaliveS": _keepalive_s(), "modelUrl": model_url,
         "page_n": first["page"], "pages": first["pages"], "rotate_s": first.get("rotate_s"),
         "tableUrl": url_for("pages.table", table_id="{id}").replace("%7Bid%7D", "{id}"),

@@ -195,10 +195,8 @@ def board_model(snapshot: Mapping[str, Any], opts: BoardOptions, *, last_at: str
     Raises :class:`ModelError` or :class:`web.render.layout.LayoutError` naming a bad option.
     """
     opts.check()
-    if opts.kind == "tile":
-        from web.render.screen import tile_model  # the lobby tile has its own geometry
-
-        return tile_model(snapshot, opts, last_at=last_at, tz=tz, stale=stale)
+    if opts.kind == "tile":  # the lobby tile has its own geometry (and web.render.screen builds on this module)
+        raise ModelError("kind", "a lobby tile's model is web.render.screen.tile_model's, not board_model's")
     lang, min_px = opts.lang, opts.min_text
     when = venue_time(last_at, tz)
     model: dict[str, Any] = {
