@@ -163,6 +163,20 @@ def test_roads_serve_sends_no_server_banner(tmp_path):
         proc.kill()
 
 
+def test_roads_serve_answers_huge_headers_in_the_error_shape(tmp_path):
+    # the standard library refuses a header line over 65,536 bytes (431) before the app sees it
+    proc = ServeProcess(tmp_path / "data")
+    try:
+        resp = requests.get(f"http://{proc.base}/api/tables", headers={"X-Big": "a" * 70_000}, timeout=10)
+        assert resp.status_code == 431 and resp.headers["Content-Type"] == "application/json"
+        err = resp.json()["error"]
+        assert (err["status"], err["code"], err["field"]) == (431, "headers_too_large", None)
+        assert "Server" not in resp.headers
+        assert requests.get(f"http://{proc.base}/api/tables", timeout=10).status_code == 200
+    finally:
+        proc.kill()
+
+
 def test_roads_serve_refuses_a_token_in_the_url_and_never_logs_query_strings(tmp_path):
     secret = "query-token-never-logged-91c2"
     log = tmp_path / "serve.log"
