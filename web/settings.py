@@ -342,6 +342,24 @@ def embed_origin_list(value: str) -> list[str]:
     return items
 
 
+def _json_setting(name: str, value: Any) -> Any:
+    """The JSON of setting ``name``: ``value`` itself when already parsed (tests pass objects),
+    else JSON text, or the path of a file holding it when the text starts with neither ``{`` nor
+    ``[``. Raises :class:`ConfigError` naming the setting for an unreadable file or bad JSON."""
+    if not isinstance(value, (str, os.PathLike)):
+        return value
+    text = str(value).strip()
+    if not text.startswith(("{", "[")):
+        try:
+            text = Path(text).read_text(encoding="utf-8")
+        except OSError as e:
+            raise ConfigError(f"{name}: cannot read file {str(value)!r}: {e.strerror}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ConfigError(f"{name}: not valid JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
+
+
 def table_configs(value: Any) -> TableConfigs:
     """Parse ``ROADS_TABLES`` into ``{table_id: {"name": str | None, "variant": str | None}}``.
 
@@ -352,18 +370,7 @@ def table_configs(value: Any) -> TableConfigs:
     """
     if value is None or value == "":
         return {}
-    data = value
-    if isinstance(value, (str, os.PathLike)):
-        text = str(value).strip()
-        if not text.startswith(("{", "[")):
-            try:
-                text = Path(text).read_text(encoding="utf-8")
-            except OSError as e:
-                raise ConfigError(f"ROADS_TABLES: cannot read file {str(value)!r}: {e.strerror}") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise ConfigError(f"ROADS_TABLES: not valid JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
+    data = _json_setting("ROADS_TABLES", value)
     if isinstance(data, list):
         items: list[tuple[Any, Any]] = []
         for i, entry in enumerate(data):
@@ -425,18 +432,7 @@ def screen_configs(value: Any) -> ScreenConfigs:
     """
     if value is None or value == "":
         return {}
-    data = value
-    if isinstance(value, (str, os.PathLike)):
-        text = str(value).strip()
-        if not text.startswith(("{", "[")):
-            try:
-                text = Path(text).read_text(encoding="utf-8")
-            except OSError as e:
-                raise ConfigError(f"ROADS_SCREENS: cannot read file {str(value)!r}: {e.strerror}") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise ConfigError(f"ROADS_SCREENS: not valid JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
+    data = _json_setting("ROADS_SCREENS", value)
     if not isinstance(data, Mapping):
         raise ConfigError(f"ROADS_SCREENS: expected a JSON object of screens, got {data!r}")
     out: ScreenConfigs = {}
