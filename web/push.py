@@ -59,8 +59,14 @@ TIMEOUT_S = 5.0
 
 
 def ws_topic_path(topic: str) -> str:
-    """The URL path tail of a topic: ``table:T1`` -> ``tables/T1``, ``lobby`` -> ``lobby``."""
-    return "tables/" + topic.split(":", 1)[1] if topic.startswith("table:") else topic
+    """The URL path tail of a topic: ``table:T1`` -> ``tables/T1``, ``model:ab12`` -> ``models/ab12``
+    (a page's board model, :mod:`web.live_models`), ``lobby`` -> ``lobby``."""
+    kind, _, rest = topic.partition(":")
+    if kind == "table":
+        return "tables/" + rest
+    if kind == "model":
+        return "models/" + rest
+    return topic
 
 
 def push_urls(prefix: str | None, topic: str, embedded_path: str) -> tuple[str, str | None]:

@@ -3,7 +3,8 @@ one (``roads serve`` publishing to nginx + nchan, pages subscribing there; deplo
 
 Each tier gets a real-browser test (headless Chromium through Playwright): a table page stays
 live through 50 rounds, a dropped connection (rounds posted while it is down) and a new shoe,
-and at the end the page's document equals the JSON API's snapshot. The nchan tier also gets
+and at the end the page's document (its board model, pushed as deltas) equals its model JSON
+route's answer for the API's snapshot version. The nchan tier also gets
 protocol checks without a browser: deltas through nchan, the latest frame for new subscribers,
 the full-frame channel, the page's push endpoint, PNGs cached by nginx.
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import re
 import shutil
 import time
 
@@ -155,9 +157,21 @@ def test_nchan_tier_pages_subscribe_to_nchan_and_lobby_frames_flow(nchan):
     nchan.post("T1", 1, *rounds(1, seed=2)[0])
     html = requests.get(f"http://{nchan.base}/tables/T1", timeout=10).text
     boot = json.loads(html.split('<script type="application/json" id="boot">', 1)[1].split("</script>", 1)[0])
-    assert (boot["ws"], boot["full"]) == ("/push/tables/T1", "/push/full/tables/T1")
+    # the page's own model topic (web/live_models.py), its channel and full-frame channel on nchan
+    assert re.fullmatch(r"/push/models/[0-9a-f]{16}", boot["ws"]), boot["ws"]
+    assert boot["full"] == boot["ws"].replace("/push/", "/push/full/")
+    ws = websocket.create_connection(f"ws://{nchan.base}{boot['ws']}", timeout=10)
+    try:
+        first = recv_frame(ws)
+        assert first["type"] == "snapshot" and first["data"]["models"] == boot["models"]
+        nchan.post("T1", 1, *rounds(2, seed=2)[1])
+        msg = recv_frame(ws)
+        assert msg["type"] == "delta" and msg["base"] == first["version"] and msg["version"] > first["version"]
+    finally:
+        ws.close()
     lobby_html = requests.get(f"http://{nchan.base}/lobby", timeout=10).text
-    assert '"ws": "/push/lobby"' in lobby_html or '"ws":"/push/lobby"' in lobby_html
+    lobby_boot = json.loads(lobby_html.split('<script type="application/json" id="boot">', 1)[1].split("</script>", 1)[0])
+    assert re.fullmatch(r"/push/models/[0-9a-f]{16}", lobby_boot["ws"]) and lobby_boot["ws"] != boot["ws"]
     ws = websocket.create_connection(f"ws://{nchan.base}/push/lobby", timeout=10)
     try:
         first = recv_frame(ws)
@@ -258,11 +272,12 @@ def _live_through_rounds_a_reconnect_and_a_new_shoe(browser, tier):
                                timeout=CATCH_UP_MS)
         ack = tier.post("T1", 2, *deal[55])
         wait_js(page, f"window.__roads.version >= {ack['version']}", timeout=CATCH_UP_MS)
-        # The document the page holds from the push is the API's snapshot; the board it painted
-        # (the board model of that version) shows the new shoe's two beads.
+        # The document the page holds from the push is its model JSON route's answer (the board
+        # model of the API's snapshot version); the board it painted shows the new shoe's two beads.
         snapshot = tier.snapshot("T1")
-        assert page.evaluate("__roadsLive.tracker.doc") == snapshot
-        assert page.evaluate("window.__roads.version") == snapshot["version"]
+        doc = tier.http.get(f"http://{tier.service.base}/tables/T1/model.json", timeout=10).json()
+        assert page.evaluate("__roadsLive.tracker.doc") == doc
+        assert page.evaluate("window.__roads.version") == snapshot["version"] == doc["version"]
         drawn = page.locator('svg#board [data-road="bead_plate"] [data-k]').count()
         assert drawn == len(snapshot["bead_plate"]) == 2
         assert errors == []
