@@ -11,7 +11,8 @@ Scenarios (bounded in count and time, loopback only; ``--only`` picks some):
   screens on one table, 20 rounds; anchor: Node ``ws`` (the floor).
 - ``nchan-tables``: the production tier, 200 tables x 50 screens, 1 round/s per table.
 - ``bytes``: bytes per update per screen at round 80 (median over 50 shoes): the delta frame
-  beside the whole snapshot a screen used to get.
+  beside the whole snapshot a screen used to get; and the snapshot's encoding, orjson beside
+  ``json.dumps`` (the same bytes).
 - ``png``: a cached 1080p PNG re-served through nginx (wrk) beside the service itself and
   Node serving the same bytes.
 
@@ -515,6 +516,32 @@ def bytes_at_round_80(shoes: int = 50) -> None:
           f" (max {max(deltas)}), whole snapshot {statistics.median(fulls):.0f} B", flush=True)
 
 
+def encoding(shoes: int = 20, repeat: int = 200) -> None:
+    """Encoding an 80-round snapshot: orjson (web.views.encode, same bytes) beside json.dumps."""
+    from roads.shoe_roads import ShoeRoads
+    from roads.outcome import RoundResult
+    from roads.cards import parse_cards
+    from roads.snapshot import build_snapshot
+    from roads.variants import DEFAULT_VARIANT_ID, get_variant
+    from web.views import encode
+
+    fast, slow = [], []
+    for k in range(shoes):
+        roads = ShoeRoads()
+        for i, (p, b) in enumerate(dealt(80, seed=2000 + k), 1):
+            roads.record(i, RoundResult.from_cards(parse_cards(p), parse_cards(b)))
+        snap = build_snapshot(table="E", shoe=1, version=80, roads=roads, variant=get_variant(DEFAULT_VARIANT_ID))
+        assert encode(snap) == json.dumps(snap, ensure_ascii=False, separators=(",", ":")).encode()
+        for out, fn in ((fast, lambda: encode(snap)),
+                        (slow, lambda: json.dumps(snap, ensure_ascii=False, separators=(",", ":")).encode())):
+            t = time.perf_counter()
+            for _ in range(repeat):
+                fn()
+            out.append((time.perf_counter() - t) / repeat)
+    print(f"  encode an 80-round snapshot: orjson {1e6 * statistics.median(fast):.0f} us, json.dumps "
+          f"{1e6 * statistics.median(slow):.0f} us (same bytes), load {loadavg()}", flush=True)
+
+
 def wrk(url: str, seconds: int, connections: int) -> tuple[float, float]:
     """(requests/s, wrk's own CPU seconds) of ``wrk -t1`` on ``url``."""
     proc = subprocess.Popen(["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", url], stdout=subprocess.PIPE, text=True)
@@ -565,6 +592,7 @@ def main() -> None:
     ensure_node_ws()
     print(f"bench_push on {os.cpu_count()} cores, load {loadavg()} at start", flush=True)
     if "bytes" in only:
+        encoding()
         bytes_at_round_80()
     if "png" in only:
         png_reserve()

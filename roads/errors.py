@@ -17,7 +17,7 @@ Four families, by what is wrong (the web layer maps each class to one HTTP statu
   caught up.
 - :class:`RuleViolation`: the write is against the rules of the game (:class:`TableauViolation`,
   :class:`ResultContradiction`, :class:`TooManyCopies`, :class:`BurnCount`,
-  :class:`UnknownVariant`, :class:`DealOrder`, :class:`BadTableState`, :class:`UnknownBet`).
+  :class:`CutCardPosition`, :class:`UnknownVariant`, :class:`DealOrder`, :class:`BadTableState`, :class:`UnknownBet`).
 - :class:`NotInRecord`: the write names a table, shoe or round the record does not have
   (:class:`UnknownTable`, :class:`UnknownShoe`, :class:`UnknownRound`).
 - :class:`BadCardText`: a card that is not a card (normally refused before any rule is
@@ -169,6 +169,13 @@ class BurnCount(RuleViolation):
     seeds 000-002)."""
 
     code = "burn_count"
+
+
+class CutCardPosition(RuleViolation):
+    """A cut-card position outside the cards a shoe of the variant's decks can deal
+    (:func:`roads.shoe.cut_card_range`, seed 001); ``field`` is ``"cut_card_position"``."""
+
+    code = "cut_card_position"
 
 
 class UnknownVariant(RuleViolation):

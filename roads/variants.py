@@ -538,8 +538,8 @@ def _seed000(commission: bool) -> Variant:
             _bet("player_bonus", "Player Bonus", Rule.PLAYER_BONUS, _BONUS_PAYS, None, src),
             _bet("banker_bonus", "Banker Bonus", Rule.BANKER_BONUS, _BONUS_PAYS, None, src),
             _bet("lucky_six", "Lucky Six", Rule.BANKER_SIX, {"two_cards": 12, "three_cards": 20}, 50, src),
-            _bet("lucky_six_2", "Lucky Six 2 Cards", Rule.BANKER_SIX, {"two_cards": 22}, 50, src),
-            _bet("lucky_six_3", "Lucky Six 3 Cards", Rule.BANKER_SIX, {"three_cards": 50}, 50, src),
+            _bet("lucky_six_2", "Lucky Six 2-card", Rule.BANKER_SIX, {"two_cards": 22}, 50, src),
+            _bet("lucky_six_3", "Lucky Six 3-card", Rule.BANKER_SIX, {"three_cards": 50}, 50, src),
         ),
         source="seed 000 (Burmese, live Baccarat house rules)",
         notes="Commission and no-commission are one game switched by an in-game toggle. "

@@ -13,7 +13,7 @@ delta would not be smaller than the snapshot.
 
 The snapshot frame inserts the message's payload bytes as they are (the JSON API's bytes,
 never decoded and encoded again); delta frames are encoded with orjson (about ten times
-faster than the standard library's ``json`` on these documents; ``bench/bench_frames.py``).
+faster than the standard library's ``json`` on these documents; ``bench/bench_push.py``).
 """
 
 from __future__ import annotations

@@ -40,7 +40,8 @@ PREFIX = "ROADS_"
 EXTENSION = "roads.settings"
 """The ``app.extensions`` key of the app's :class:`Settings` (keys are ``"roads.<what>"``)."""
 
-TableConfigs = dict[str, dict[str, str | None]]
+TableConfigs = dict[str, dict[str, Any]]
+"""``{table_id: {"name": str | None, "variant": str | None[, "limits": {...}]}}`` (:func:`table_configs`)."""
 ScreenConfigs = dict[str, dict[str, Any]]
 
 GOOD_ROAD_IDS: tuple[str, ...] = tuple(g.id for g in DEFAULT_GOOD_ROADS)
@@ -341,6 +342,24 @@ def embed_origin_list(value: str) -> list[str]:
     return items
 
 
+def _json_setting(name: str, value: Any) -> Any:
+    """The JSON of setting ``name``: ``value`` itself when already parsed (tests pass objects),
+    else JSON text, or the path of a file holding it when the text starts with neither ``{`` nor
+    ``[``. Raises :class:`ConfigError` naming the setting for an unreadable file or bad JSON."""
+    if not isinstance(value, (str, os.PathLike)):
+        return value
+    text = str(value).strip()
+    if not text.startswith(("{", "[")):
+        try:
+            text = Path(text).read_text(encoding="utf-8")
+        except OSError as e:
+            raise ConfigError(f"{name}: cannot read file {str(value)!r}: {e.strerror}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ConfigError(f"{name}: not valid JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
+
+
 def table_configs(value: Any) -> TableConfigs:
     """Parse ``ROADS_TABLES`` into ``{table_id: {"name": str | None, "variant": str | None}}``.
 
@@ -351,18 +370,7 @@ def table_configs(value: Any) -> TableConfigs:
     """
     if value is None or value == "":
         return {}
-    data = value
-    if isinstance(value, (str, os.PathLike)):
-        text = str(value).strip()
-        if not text.startswith(("{", "[")):
-            try:
-                text = Path(text).read_text(encoding="utf-8")
-            except OSError as e:
-                raise ConfigError(f"ROADS_TABLES: cannot read file {str(value)!r}: {e.strerror}") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise ConfigError(f"ROADS_TABLES: not valid JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
+    data = _json_setting("ROADS_TABLES", value)
     if isinstance(data, list):
         items: list[tuple[Any, Any]] = []
         for i, entry in enumerate(data):
@@ -382,9 +390,10 @@ def table_configs(value: Any) -> TableConfigs:
             entry = {}
         if not isinstance(entry, dict):
             raise ConfigError(f"ROADS_TABLES[{table_id!r}]: expected an object, got {entry!r}")
-        unknown = set(entry) - {"name", "variant"}
+        unknown = set(entry) - {"name", "variant", "limits"}
         if unknown:
-            raise ConfigError(f"ROADS_TABLES[{table_id!r}]: unknown key(s) {sorted(unknown)!r} (allowed: name, variant)")
+            raise ConfigError(f"ROADS_TABLES[{table_id!r}]: unknown key(s) {sorted(unknown)!r} "
+                              "(allowed: name, variant, limits)")
         for key in ("name", "variant"):
             v = entry.get(key)
             if v is not None and (not isinstance(v, str) or not v.strip()):
@@ -392,6 +401,8 @@ def table_configs(value: Any) -> TableConfigs:
         if table_id in out:
             raise ConfigError(f"ROADS_TABLES: table id {table_id!r} appears twice")
         out[table_id] = {"name": entry.get("name"), "variant": entry.get("variant")}
+        if entry.get("limits") is not None:  # shape checked against the variant by the service
+            out[table_id]["limits"] = entry["limits"]
     return out
 
 
@@ -421,18 +432,7 @@ def screen_configs(value: Any) -> ScreenConfigs:
     """
     if value is None or value == "":
         return {}
-    data = value
-    if isinstance(value, (str, os.PathLike)):
-        text = str(value).strip()
-        if not text.startswith(("{", "[")):
-            try:
-                text = Path(text).read_text(encoding="utf-8")
-            except OSError as e:
-                raise ConfigError(f"ROADS_SCREENS: cannot read file {str(value)!r}: {e.strerror}") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise ConfigError(f"ROADS_SCREENS: not valid JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
+    data = _json_setting("ROADS_SCREENS", value)
     if not isinstance(data, Mapping):
         raise ConfigError(f"ROADS_SCREENS: expected a JSON object of screens, got {data!r}")
     out: ScreenConfigs = {}

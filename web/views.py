@@ -53,7 +53,7 @@ def encode(obj: Any) -> bytes:
     """Compact UTF-8 JSON (non-ASCII kept, key order as built): every snapshot's one encoding.
 
     The bytes are exactly ``json.dumps(obj, ensure_ascii=False, separators=(",", ":"))`` in
-    UTF-8; orjson makes them about ten times faster (``bench/bench_frames.py``). orjson spells
+    UTF-8; orjson makes them about ten times faster (``bench/bench_push.py``). orjson spells
     two things differently, floats below 1e-4 (``0.00001`` / ``1e-7`` for ``1e-05`` /
     ``1e-07``) and nothing else our documents hold, so output containing ``0.0000`` or
     ``e-`` (or that orjson refuses, e.g. an integer beyond 64 bits) comes from ``json``.

@@ -124,6 +124,7 @@ DOMAIN_STATUS: dict[type[domain.TableError], int] = {
     domain.ResultContradiction: 422,
     domain.TooManyCopies: 422,
     domain.BurnCount: 422,
+    domain.CutCardPosition: 422,
     domain.UnknownVariant: 422,
     domain.DealOrder: 422,
     domain.BadTableState: 422,
@@ -166,7 +167,7 @@ def error_response(err: ApiError) -> Response:
         resp = Response(_html_page(err).encode("utf-8", "replace"), status=err.status, mimetype="text/html")
     else:
         # "replace": a message quoting an unpaired surrogate still encodes (never a 500).
-        text = json.dumps(body, ensure_ascii=False)
+        text = json.dumps(body, ensure_ascii=False, separators=(",", ":"))  # compact, as success bodies
         resp = Response(text.encode("utf-8", "replace"), status=err.status, mimetype="application/json")
     if err.status == 401:
         resp.headers["WWW-Authenticate"] = 'Bearer realm="roads feed"'

@@ -124,14 +124,18 @@ def board_model(snapshot: Mapping[str, Any], opts: BoardOptions, *, last_at: str
                                 min_px=min_px, one_line=False))
         ps.append(panels.last_result(regions["last_result"], snapshot, lang, value_px=max(min_px, t["title"]),
                                      time_px=lbl, min_px=min_px, time_text=when, one_line=False))
+        # A narrow board (few columns) may leave text regions out: draw only those it has.
         if "ask" in regions:
-            right = regions["stats"]["x"] + regions["stats"]["w"] if lay["orientation"] == "landscape" else \
-                regions["ask"]["x"] + regions["ask"]["w"]
-            ps.append(panels.ask(regions["ask"], snapshot, lang, label_right=right, size=lbl, min_px=min_px))
-        ps.append(panels.stats(regions["stats"], snapshot, lang, size=lbl, min_px=min_px))
-        ps.append(panels.side_bets(regions["side_bets"], snapshot, lang, size=lbl, min_px=min_px))
-        ps.append(panels.footer(regions["good_roads"], snapshot, lang, size=lbl, min_px=min_px,
-                                patterns=opts.highlight))
+            beside = regions["stats"] if lay["orientation"] == "landscape" and "stats" in regions else regions["ask"]
+            ps.append(panels.ask(regions["ask"], snapshot, lang, label_right=beside["x"] + beside["w"], size=lbl,
+                                 min_px=min_px))
+        if "stats" in regions:
+            ps.append(panels.stats(regions["stats"], snapshot, lang, size=lbl, min_px=min_px))
+        if "side_bets" in regions:
+            ps.append(panels.side_bets(regions["side_bets"], snapshot, lang, size=lbl, min_px=min_px))
+        if "good_roads" in regions:
+            ps.append(panels.footer(regions["good_roads"], snapshot, lang, size=lbl, min_px=min_px,
+                                    patterns=opts.highlight))
         model["roads"] = road_models(snapshot, regions, opts)
         text_px = t["title"]
     if not has_rounds(snapshot):
