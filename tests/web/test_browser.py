@@ -404,3 +404,110 @@ def test_ask_road_shows_the_hypothetical_entry_in_every_road(browser, wall):
     page.wait_for_function("window.__roads.asking === null", timeout=6000)
     assert page.evaluate("document.querySelectorAll('.cell.arrive').length") == 0
     page.close()
+
+
+def _post(base, table, number, cards, shoe=1):
+    r = requests.post(f"{base}/api/tables/{table}/rounds", headers={"Authorization": "Bearer test-token"},
+                      json={"shoe": shoe, "round": number, **cards}, timeout=10)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def _poll(page, expression, timeout_s=10.0):
+    """Wait until ``expression`` is true in the page, evaluated from here (no page timers)."""
+    import time
+
+    deadline = time.monotonic() + timeout_s
+    while not page.evaluate(expression):
+        assert time.monotonic() < deadline, (expression, page.evaluate("JSON.stringify(window.__roads).slice(0, 300)"))
+        time.sleep(0.05)
+
+
+def test_the_offline_band_clears_when_the_server_is_back_and_the_roads_resync(browser, tmp_path):
+    """``roads serve`` killed under an open board, then started again on the same port and data:
+    the band goes, and a round posted to the new process shows."""
+    from support.serving import ServeProcess
+
+    env = {"ROADS_WS_KEEPALIVE_S": "0.5"}
+    proc = ServeProcess(tmp_path / "data", env)
+    port = proc.port
+    try:
+        base = f"http://{proc.base}"
+        deal = dealt_rounds(13, seed=5)
+        for i, (p, b) in enumerate(deal[:12], 1):
+            _post(base, "T1", i, {"player": p, "banker": b})
+        page = open_page(browser, base + "/tables/T1")
+    finally:
+        proc.kill()
+    _poll(page, "document.documentElement.classList.contains('offline')", 5)
+    proc = ServeProcess(tmp_path / "data", env, port=port)
+    try:
+        _poll(page, "!document.documentElement.classList.contains('offline')", 10)
+        _poll(page, "window.__roads.status === 'live'", 10)
+        p, b = deal[12]
+        _post(base, "T1", 13, {"player": p, "banker": b})
+        _poll(page, "window.__roads.version === 13", APPEAR_MS / 1000 + 1)
+        assert page.evaluate("document.querySelectorAll('[data-road=bead_plate] g.cell').length") == 13
+        assert page.evaluate("getComputedStyle(document.querySelector('svg .roads')).opacity") == "1"
+        shot(page, "board_server_back.png")
+        assert page.js_errors == []  # type: ignore[attr-defined]
+        page.close()
+    finally:
+        proc.kill()
+
+
+def test_thirty_seconds_after_the_last_result_the_board_still_marks_it(browser, tmp_path):
+    """The page's clock run 30 s past the last result: still live (not offline), the newest
+    result still marked, the time of the last result (venue time) unchanged."""
+    app = seeded_app(tmp_path, tables=1)
+    with serve_app(app) as srv:
+        base = f"http://127.0.0.1:{srv.server_port}"
+        page = browser.new_page(viewport={"width": 1920, "height": 1080}, bypass_csp=True)
+        page.clock.install()
+        page.goto(base + "/tables/T1")
+        _poll(page, "!!(window.__roads && window.__roads.status === 'live')")
+        ack = _post(base, "T1", 22, ROUND_P_NATURAL)
+        _poll(page, f"window.__roads.version === {ack['version']}", APPEAR_MS / 1000 + 1)
+        words = "Array.from(document.querySelectorAll('[data-panel=last_result] text')).map(t => t.textContent)"
+        before = page.evaluate(words)
+        page.clock.run_for(30_000)
+        assert not page.evaluate("document.documentElement.classList.contains('offline')")
+        assert page.evaluate(words) == before and before[0] == "Player"
+        marked = page.evaluate("Array.from(document.querySelectorAll('g.cell.newest .newest-mark')).length")
+        assert marked >= 2  # bead plate and big road at least
+        shot(page, "board_30s_after_last_result.png")
+        page.close()
+    close_app(app)
+
+
+def test_a_4k_screen_shows_the_1080p_board_at_twice_the_size(browser, wall):
+    _, base = wall
+    page = open_page(browser, base + "/tables/T3", width=3840, height=2160, wait_live=False)
+    scale = page.evaluate("document.querySelector('svg#board').getScreenCTM().a")
+    assert abs(scale - 2) < 0.05  # the 1920x1080 model, viewBox-scaled: every text and cell twice as big
+    sizes = page.evaluate("Array.from(document.querySelectorAll('svg#board [data-panel] text')).filter(t => t.textContent.trim()).map(t => parseFloat(t.getAttribute('font-size')) * t.getScreenCTM().a)")
+    assert min(sizes) >= 24
+    shot(page, "board_3840x2160.png")
+    page.close()
+    png_of(base, "/tables/T3/board.png?width=3840&height=2160").save(ARTIFACTS / "board_3840x2160_png.png")
+    page = open_page(browser, base + "/lobby?per_page=6&rotate_s=0", width=3840, height=2160, wait_live=False)
+    shot(page, "lobby_6_tables_3840x2160.png")
+    page.close()
+
+
+@pytest.mark.parametrize("bead", ["letters", "total", "colour"])
+def test_bead_option_on_the_page_is_the_models(browser, wall, bead):
+    _, base = wall
+    page = open_page(browser, base + f"/tables/T7?bead={bead}", wait_live=False)
+    model = requests.get(base + f"/tables/T7/model.json?bead={bead}", timeout=30).json()["models"]["landscape"]
+    want = [c.get("t") or None for c in next(r for r in model["roads"] if r["id"] == "bead_plate")["cells"]]
+    got = page.evaluate("Array.from(document.querySelectorAll('[data-road=bead_plate] > g.cell')).map(g => { const t = g.querySelector('text:not(.tie-count)'); return t ? t.textContent : null; })")
+    assert got == want and len(got) > 10
+    if bead == "colour":
+        assert set(got) == {None}
+    elif bead == "total":
+        assert set(got) <= set("0123456789")
+    else:
+        assert set(got) <= {"B", "P", "T"}
+    shot(page, f"board_bead_{bead}.png")
+    page.close()

@@ -365,3 +365,27 @@ def test_side_bet_panel_says_each_state_on_one_line_names_left_state_right(lang,
     assert [(names, state, colour) for state, names, colour in rows] == want
     assert {i["w"] for i in texts[1::2]} == {"r"} and {i["w"] for i in texts[0::2]} == {"b"}
     assert len({round(i["y"]) for i in texts[1::2]}) == 3  # three rows of names, none wrapped
+
+
+ROUND_TIE = {"player": ["9D", "KC"], "banker": ["9S", "QH"]}  # natural 9 each: a tie at 9
+
+
+@pytest.mark.parametrize("query, want", [
+    ("", ["B", "P", "T"]),                       # letters by default
+    ("bead=letters&lang=zh", ["庄", "闲", "和"]),
+    ("bead=total", ["7", "9", "9"]),             # the winning total; a tie: the tied total
+    ("bead=colour", [None, None, None]),         # colour only: no text in the bead
+])
+def test_bead_option_letters_total_or_colour(client, auth, table_t1, query, want):
+    post_round(client, auth, "T1", 1, 3, ROUND_TIE)
+    for path in (f"/tables/T1?{query}", f"/embed/T1?{query}&w=900&h=500"):
+        models = boot_of(client.get(path))["models"]
+        for model in models.values():
+            bead = next(r for r in model["roads"] if r["id"] == "bead_plate")
+            assert [c.get("t") for c in bead["cells"]] == want, (path, model["w"])
+            assert [c["c"] for c in bead["cells"]] == ["banker", "player", "tie"]
+
+
+def test_bead_option_is_checked(client, table_t1):
+    resp = client.get("/tables/T1?bead=emoji", headers={"Accept": "application/json"})
+    assert resp.status_code == 400 and resp.get_json()["error"]["field"] == "bead"
