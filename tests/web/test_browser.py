@@ -480,11 +480,11 @@ def test_thirty_seconds_after_the_last_result_the_board_still_marks_it(browser, 
     close_app(app)
 
 
-def test_a_4k_screen_shows_the_1080p_board_at_twice_the_size(browser, wall):
+def test_a_4k_screen_shows_the_1080p_board_at_about_twice_the_size(browser, wall):
     _, base = wall
     page = open_page(browser, base + "/tables/T3", width=3840, height=2160, wait_live=False)
     scale = page.evaluate("document.querySelector('svg#board').getScreenCTM().a")
-    assert abs(scale - 2) < 0.05  # the 1920x1080 model, viewBox-scaled: every text and cell twice as big
+    assert 1.9 <= scale <= 2  # the 1920x1080 model, viewBox-scaled: twice as big, less the link bar's strip
     sizes = page.evaluate("Array.from(document.querySelectorAll('svg#board [data-panel] text')).filter(t => t.textContent.trim()).map(t => parseFloat(t.getAttribute('font-size')) * t.getScreenCTM().a)")
     assert min(sizes) >= 24
     shot(page, "board_3840x2160.png")

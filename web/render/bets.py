@@ -134,7 +134,7 @@ def side_bets(r: dict[str, int], snap: Mapping[str, Any], lang: str, *, size: in
         return out
 
     def height(laid: list[tuple[list[str], str, str]], s: int) -> float:
-        return (sum(len(ls) for ls, _, _ in laid) + (1 if title else 0)) * line_height(s, lang)
+        return (sum(len(ls) for ls, _, _ in laid) + (1 if title else 0)) * line_height(s, lang, wrapped=True)
 
     s = size
     laid = lay(s)
@@ -149,7 +149,7 @@ def side_bets(r: dict[str, int], snap: Mapping[str, Any], lang: str, *, size: in
             if all(len(ls) == 1 for ls, _, _ in trial):
                 s, laid = t, trial
                 break
-    pitch = line_height(s, lang)
+    pitch = line_height(s, lang, wrapped=True)
     y = r["y"] + pad / 2 + pitch / 2
     bottom = r["y"] + r["h"] - pad / 2
     items = []

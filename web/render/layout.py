@@ -258,7 +258,8 @@ def _board_portrait(width: int, height: int, columns: int | None) -> dict[str, A
     half = cell // 2
     header_h = 2 * cell
     regions: dict[str, dict[str, int]] = {}
-    last_w = max(4 * cell, round(grid_w * 0.44))  # the last result is read first: nearly half the width
+    # the last result is read first: nearly half the width (a narrow board: a third)
+    last_w = max(4 * cell, round(grid_w * 0.44)) if grid_w >= 12 * cell else grid_w // 3
     y = m
     regions["header"] = _rect(x0, y, grid_w - last_w - g, header_h)
     regions["last_result"] = _rect(x0 + grid_w - last_w, y, last_w, header_h)

@@ -168,10 +168,10 @@ def _rows(r: dict[str, int], title: str | None, rows: Sequence[tuple[str, str, s
 
     s = size
     lines = lay(s)
-    while s > min_px and (len(lines) + (1 if title else 0)) * line_height(s, lang) > avail:
+    while s > min_px and (len(lines) + (1 if title else 0)) * line_height(s, lang, wrapped=not two_columns) > avail:
         s -= 1
         lines = lay(s)
-    pitch = line_height(s, lang)
+    pitch = line_height(s, lang, wrapped=not two_columns)
     fits = max(0, int(avail // pitch))
     items = []
     y = r["y"] + pad / 2 + pitch / 2

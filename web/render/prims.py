@@ -74,10 +74,14 @@ def fit(t: str, max_width: float, size: int, lang: str, *, weight: str = "b", mi
     return fonts.ellipsize(t, max_width, size=s, lang=lang, weight=weight_name(weight)), s
 
 
-def line_height(size: int, lang: str) -> float:
-    """Line pitch for text of ``size`` px: 1.8 x for Lao and Burmese (stacked marks above and
-    below; measured on pixels in Chromium, static/css/pages.css), 1.55 x for Thai, else 1.3 x."""
-    return size * (1.8 if lang in ("my", "lo") else 1.55 if lang == "th" else 1.3)
+def line_height(size: int, lang: str, *, wrapped: bool = False) -> float:
+    """Line pitch for text of ``size`` px: 1.55 x for Thai, Lao and Burmese (marks stacked above
+    and below), else 1.3 x. ``wrapped`` (the lines of one wrapped text, read as a paragraph):
+    1.8 x for Lao and Burmese, whose marks of two such lines otherwise touch (measured on pixels
+    in Chromium, static/css/pages.css)."""
+    if wrapped and lang in ("my", "lo"):
+        return size * 1.8
+    return size * (1.55 if lang in ("my", "lo", "th") else 1.3)
 
 
 def panel(pid: str, r: dict[str, int], bg: str | None = "panel", items: list | None = None, **extra: Any) -> dict[str, Any]:
