@@ -40,7 +40,7 @@ PREFIX = "ROADS_"
 EXTENSION = "roads.settings"
 """The ``app.extensions`` key of the app's :class:`Settings` (keys are ``"roads.<what>"``)."""
 
-TableConfigs = dict[str, dict[str, str | None]]
+TableConfigs = dict[str, dict[str, Any]]
 ScreenConfigs = dict[str, dict[str, Any]]
 
 GOOD_ROAD_IDS: tuple[str, ...] = tuple(g.id for g in DEFAULT_GOOD_ROADS)
@@ -110,7 +110,8 @@ class Settings(BaseSettings):
         '`[{"id": "T1", "name": "...", "variant": "..."}]`, or the path of a file holding either '
         "(text not starting with `{` or `[`). `name` defaults to the id, `variant` to "
         "`roads.variants.DEFAULT_VARIANT_ID`; tables not listed are created by their first round. "
-        "Parsed by `table_configs`.")
+        '`limits` (optional): `{"min": 100, "max": 10000, "bets": {"<bet id>": {"min", "max"}}}` per bet '
+        "in the table's currency, until the feed sets others. Parsed by `table_configs`.")
     redis_url: str | None = _field(
         None, "`redis://` URL",
         "`redis://[user:password@]host:port/db` (or `rediss://`, `unix://`): every process keeps "
@@ -318,7 +319,10 @@ def embed_origin_list(value: str) -> list[str]:
 
 
 def table_configs(value: Any) -> TableConfigs:
-    """Parse ``ROADS_TABLES`` into ``{table_id: {"name": str | None, "variant": str | None}}``.
+    """Parse ``ROADS_TABLES`` into ``{table_id: {"name": str | None, "variant": str | None}}``,
+    plus ``"limits": {"min", "max", "bets"?}`` for a table that gives them (table limits per
+    bet in the table's currency; their shape and amounts are checked by the service,
+    :func:`roads.live.check_limits`, which raises :class:`ConfigError` naming the field).
 
     ``value`` is ``None`` (no tables), JSON text, a path of a JSON file, or the already
     parsed object/list (tests pass that). Raises :class:`ConfigError` naming the table and
@@ -358,9 +362,10 @@ def table_configs(value: Any) -> TableConfigs:
             entry = {}
         if not isinstance(entry, dict):
             raise ConfigError(f"ROADS_TABLES[{table_id!r}]: expected an object, got {entry!r}")
-        unknown = set(entry) - {"name", "variant"}
+        unknown = set(entry) - {"name", "variant", "limits"}
         if unknown:
-            raise ConfigError(f"ROADS_TABLES[{table_id!r}]: unknown key(s) {sorted(unknown)!r} (allowed: name, variant)")
+            raise ConfigError(f"ROADS_TABLES[{table_id!r}]: unknown key(s) {sorted(unknown)!r} "
+                              "(allowed: name, variant, limits)")
         for key in ("name", "variant"):
             v = entry.get(key)
             if v is not None and (not isinstance(v, str) or not v.strip()):
@@ -368,6 +373,11 @@ def table_configs(value: Any) -> TableConfigs:
         if table_id in out:
             raise ConfigError(f"ROADS_TABLES: table id {table_id!r} appears twice")
         out[table_id] = {"name": entry.get("name"), "variant": entry.get("variant")}
+        if entry.get("limits") is not None:
+            if not isinstance(entry["limits"], dict):
+                raise ConfigError(f"ROADS_TABLES[{table_id!r}].limits must be an object with min and max, "
+                                  f"got {entry['limits']!r}")
+            out[table_id]["limits"] = entry["limits"]
     return out
 
 
