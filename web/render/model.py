@@ -27,12 +27,13 @@ as the changed parts (:func:`model_delta`).
 from __future__ import annotations
 
 import datetime as _dt
+import time as _time
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from web.render import cells as cells_mod
-from web.render import fonts, layout, panels
+from web.render import fonts, layout, live_panel, panels
 from web.render.cells import BEAD_CONTENT, GEOMETRY
 from web.render.prims import label, panel, text
 from web.render.theme import THEMES, ThemeError
@@ -187,18 +188,21 @@ def _embed_regions(opts: BoardOptions) -> tuple[dict[str, dict[str, int]], dict[
 
 
 def board_model(snapshot: Mapping[str, Any], opts: BoardOptions, *, last_at: str | None = None, tz: str = "UTC",
-                stale: bool = False) -> dict[str, Any]:
+                stale: bool = False, now: float | None = None) -> dict[str, Any]:
     """The model of one board (see the module docstring) for ``snapshot`` drawn with ``opts``.
 
     ``last_at``: ISO time of the shoe's last result (shown in time zone ``tz``); ``stale``:
-    the feed has been silent too long (the roads are dimmed and a banner says since when).
+    the feed has been silent too long (the roads are dimmed and a banner says since when);
+    ``now``: the server's Unix seconds (default the clock; the model's ``"now"``, from which a
+    page corrects its clock for the betting countdown, :mod:`web.render.live_panel`).
     Raises :class:`ModelError` or :class:`web.render.layout.LayoutError` naming a bad option.
     """
     opts.check()
+    now = _time.time() if now is None else float(now)
     if opts.kind == "tile":
         from web.render.screen import tile_model  # the lobby tile has its own geometry
 
-        return tile_model(snapshot, opts, last_at=last_at, tz=tz, stale=stale)
+        return tile_model(snapshot, opts, last_at=last_at, tz=tz, stale=stale, now=now)
     lang, min_px = opts.lang, opts.min_text
     when = venue_time(last_at, tz)
     model: dict[str, Any] = {
@@ -238,6 +242,8 @@ def board_model(snapshot: Mapping[str, Any], opts: BoardOptions, *, last_at: str
                                 patterns=opts.highlight))
         model["roads"] = _roads(snapshot, regions, opts)
         text_px = t["title"]
+        live_panel.board_hook(ps, regions, snapshot, lang, title_px=max(min_px, t["title"]), size=lbl,
+                              min_px=min_px, now=now)
     if not _has_rounds(snapshot):
         note = _note(model["roads"], lang, max(min_px, text_px), min_px)
         if note:
@@ -249,6 +255,7 @@ def board_model(snapshot: Mapping[str, Any], opts: BoardOptions, *, last_at: str
     model["panels"] = ps
     model["offline"] = {"text": label("ui.offline_since", lang, time="{time}"), "size": banner_px}
     model["min_text"] = min_px
+    model["now"] = round(now, 3)
     model["glyphs"] = glyphs(model, lang)
     return model
 
@@ -285,12 +292,12 @@ def model_delta(old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> dict[s
     """What a page holding ``old`` needs to show ``new``: ``{"full": model}`` when the canvas,
     shoe or options differ, else ``{"base": old version, "version", "panels": [changed panels],
     "drop": [panel ids gone], "roads": {id: {"from": index of the first changed cell, "cells":
-    [cells from there]}}, "dim", "last_at"}``."""
+    [cells from there]}}, "dim", "last_at", "now"}``."""
     same = old is not None and all(old.get(k) == new.get(k) for k in ("kind", "w", "h", "theme", "lang", "table", "shoe"))
     if not same:
         return {"full": dict(new)}
     out: dict[str, Any] = {"base": old.get("version"), "version": new.get("version"), "round": new.get("round"),
-                           "dim": new.get("dim"), "last_at": new.get("last_at")}
+                           "dim": new.get("dim"), "last_at": new.get("last_at"), "now": new.get("now")}
     before = {p["id"]: p for p in old.get("panels", [])}
     out["panels"] = [p for p in new.get("panels", []) if before.get(p["id"]) != p]
     ids = {p["id"] for p in new.get("panels", [])}
