@@ -17,7 +17,7 @@ Four families, by what is wrong (the web layer maps each class to one HTTP statu
   caught up.
 - :class:`RuleViolation`: the write is against the rules of the game (:class:`TableauViolation`,
   :class:`ResultContradiction`, :class:`TooManyCopies`, :class:`BurnCount`,
-  :class:`UnknownVariant`, :class:`DealOrder`, :class:`BadTableState`, :class:`UnknownBet`).
+  :class:`CutCardPosition`, :class:`UnknownVariant`, :class:`DealOrder`, :class:`BadTableState`, :class:`UnknownBet`).
 - :class:`NotInRecord`: the write names a table, shoe or round the record does not have
   (:class:`UnknownTable`, :class:`UnknownShoe`, :class:`UnknownRound`).
 - :class:`BadCardText`: a card that is not a card (normally refused before any rule is
@@ -171,6 +171,13 @@ class BurnCount(RuleViolation):
     code = "burn_count"
 
 
+class CutCardPosition(RuleViolation):
+    """A cut-card position outside the cards a shoe of the variant's decks can deal
+    (:func:`roads.shoe.cut_card_range`, seed 001); ``field`` is ``"cut_card_position"``."""
+
+    code = "cut_card_position"
+
+
 class UnknownVariant(RuleViolation):
     """A variant id that is not a preset of ``roads.variants``."""
 
@@ -221,6 +228,31 @@ class BadCardText(TableError):
     """A card string that does not parse (``roads.cards.CardError``)."""
 
     code = "bad_card"
+
+
+class BadTableId(TableError):
+    """A table id that is not a slug (:data:`roads.ids.TABLE_ID_RULE`): no table can have it."""
+
+    code = "bad_table_id"
+
+
+# ----------------------------------------------------------------------------- the set of tables
+class TableRefused(TableError):
+    """The service keeps no new table of that id (a deployment's bound on its tables)."""
+
+    code = "forbidden"
+
+
+class TableNotAllowed(TableRefused):
+    """Only the configured tables may be written (``ROADS_ONLY_CONFIGURED_TABLES``)."""
+
+    code = "table_not_allowed"
+
+
+class TooManyTables(TableRefused):
+    """A new table would be one more than the service keeps (``ROADS_MAX_TABLES``)."""
+
+    code = "too_many_tables"
 
 
 def error_classes() -> list[type[TableError]]:

@@ -67,7 +67,7 @@ from typing import Any, Mapping, Sequence
 from roads.cards import Card, hand_total
 from roads.outcome import RoundResult, Winner
 from roads.tableau import TableauError, banker_draws, is_natural, player_draws
-from roads.variants import Verdict
+from roads.verdict import Verdict
 
 SIDES: tuple[Winner, Winner] = (Winner.PLAYER, Winner.BANKER)
 """The sides a bet can insure, Player first (the seed's order)."""

@@ -37,7 +37,7 @@ from roads.insurance import SEED001_INSURANCE, SIDES, InsuranceRow, InsuranceTab
 from roads.outcome import Winner
 from roads.probability import ROUND_CARDS, ordered_draws
 from roads.tableau import BANKER_DRAWS_ON, is_natural, player_draws
-from roads.variants import Verdict
+from roads.verdict import Verdict
 
 
 @dataclass(frozen=True)

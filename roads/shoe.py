@@ -52,6 +52,34 @@ comes out (at worst as its first card, after a between-rounds burn) can still be
 full."""
 
 
+def cut_card_range(decks: int) -> tuple[int, int]:
+    """Where the cut card may go in a shuffled shoe of ``decks`` decks: ``(low, high)`` in cards
+    from the back of the shoe, both included.
+
+    Seed 001 ("ไพ่บลูการ์ด", ``docs/domain.md`` section 2): the dealer places the cut card in
+    the shoe before play, and the round in which it comes out (or the finished round just
+    before it) is the last. So it must lie inside the cards that can be dealt: at least
+    :data:`MIN_CUT_CARD_POSITION` cards behind it (that last round is dealt in full), and in
+    front of it room for the new-shoe burn (at most :data:`MAX_BURN` cards) and one round
+    (:data:`MAX_ROUND_CARDS`). The seeds fix no depth inside that range. For 8 decks:
+    ``(6, 399)``. ``decks`` is not checked here (see :class:`Shoe`).
+    """
+    return MIN_CUT_CARD_POSITION, CARDS_PER_DECK * decks - MAX_BURN - MAX_ROUND_CARDS
+
+
+def check_cut_card_position(position: object, decks: int) -> int:
+    """``position`` when it is an integer inside :func:`cut_card_range` of ``decks``; raises
+    :class:`ShoeError` otherwise, quoting it and the range ("must be an integer 6-399 (cards
+    from the back of a shoe of 8 decks), got 500"). The one rule for a dealt shoe, the feed's
+    explicit shoe start (:class:`roads.table.Table`) and ``roads simulate --cut-card``."""
+    low, high = cut_card_range(decks)
+    if isinstance(position, bool) or not isinstance(position, int) or not low <= position <= high:
+        noun = "deck" if decks == 1 else "decks"
+        raise ShoeError(f"cut_card_position must be an integer {low}-{high} "
+                        f"(cards from the back of a shoe of {decks} {noun}), got {position!r}")
+    return position
+
+
 def default_cut_card_position(decks: int) -> int:
     """Where a shuffled shoe places the cut card when none is given, in cards from the back.
 
@@ -111,8 +139,8 @@ class Shoe:
     * ``rng``: the ``random.Random`` that shuffles (inject a seeded one for reproducible
       shoes; ``None`` = a fresh ``random.Random()`` seeded by the OS);
     * ``cut_card_position``: cards behind the cut card, counted from the back of the shoe,
-      :data:`MIN_CUT_CARD_POSITION` to ``52 * decks - 17`` (room for the burn and one
-      round); ``None`` = :func:`default_cut_card_position`;
+      :func:`cut_card_range` (6 to ``52 * decks - 17``: room for the burn and one round);
+      ``None`` = :func:`default_cut_card_position`;
     * ``burn_between_rounds``: burn one card before every round but the first (seed 002).
 
     The new-shoe burn happens in the constructor. Raises :class:`ShoeError` for a bad deck
@@ -132,14 +160,9 @@ class Shoe:
     ) -> None:
         if isinstance(decks, bool) or not isinstance(decks, int) or not 1 <= decks <= MAX_DECKS:
             raise ShoeError(f"decks must be an integer 1-{MAX_DECKS}, got {decks!r}")
-        size = CARDS_PER_DECK * decks
         if cut_card_position is None:
             cut_card_position = default_cut_card_position(decks)
-        high = size - MAX_BURN - MAX_ROUND_CARDS
-        if isinstance(cut_card_position, bool) or not isinstance(cut_card_position, int) \
-                or not MIN_CUT_CARD_POSITION <= cut_card_position <= high:
-            raise ShoeError(f"cut_card_position must be an integer {MIN_CUT_CARD_POSITION}-{high} "
-                            f"(cards from the back of a {decks}-deck shoe), got {cut_card_position!r}")
+        check_cut_card_position(cut_card_position, decks)
         cards = full_deck() * decks
         (rng if rng is not None else random.Random()).shuffle(cards)
         self._start(cards, decks=decks, cut_card_position=cut_card_position,

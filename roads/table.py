@@ -48,7 +48,7 @@ from typing import Any, Callable, Iterable, Mapping, Union
 
 from roads.cards import Card, CardError
 from roads.errors import (
-    AlreadyVoided, BadCardText, BurnCount, RoundConflict, RoundGap, RoundVoided, ShoeBackwards, ShoeConflict,
+    AlreadyVoided, BadCardText, BurnCount, CutCardPosition, RoundConflict, RoundGap, RoundVoided, ShoeBackwards, ShoeConflict,
     RoundInProgress, ShoeEnded, UnknownRound, UnknownShoe, UnknownVariant,
 )
 from roads import live
@@ -56,6 +56,7 @@ from roads.events import CARD, CORRECT, ROUND, SHOE, STATE, VOID, Event, Unchang
 from roads.record import (
     RoundRecord, ShoeRecord, check_copies, check_round, describe, ordered_round, result_of, round_cards,
 )
+from roads.shoe import ShoeError, check_cut_card_position
 from roads.shoe_roads import ShoeRoads
 from roads.variants import DEFAULT_VARIANT_ID, Variant, get_variant
 
@@ -120,8 +121,11 @@ class VoidRound:
 @dataclass(frozen=True, slots=True)
 class CorrectRound:
     """Replace round ``round`` of shoe ``shoe`` by ``data`` (a canonical round), with an
-    optional ``reason`` kept in the round's history. Construction checks the round on its own,
-    as :class:`RecordRound` does."""
+    optional ``reason`` kept in the round's history.
+
+    Unlike :class:`RecordRound`, construction does not judge the round: a correction names a
+    round that must exist, so :meth:`Table.decide` first refuses an unknown table, shoe or
+    round (404), and only then the round's own rules (tableau, result, cards: 422)."""
 
     shoe: int
     round: int
@@ -131,7 +135,6 @@ class CorrectRound:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "data", ordered_round(self.data))
-        check_round(self.data)
 
 
 Write = Union[RecordRound, StartShoe, VoidRound, CorrectRound, live.DealCards, live.SetState]
@@ -290,7 +293,8 @@ class Table:
     def _decide_shoe(self, w: StartShoe, clock: Callable[[], float]) -> Event | Unchanged:
         """Raises UnknownVariant, ShoeConflict (``extra["stored"]``: the shoe's summary),
         ShoeBackwards, BurnCount (the turned card's :attr:`roads.cards.Card.burn_count`, seeds
-        000-002), TooManyCopies."""
+        000-002), CutCardPosition (outside :func:`roads.shoe.cut_card_range` of the variant's
+        decks, seed 001), TooManyCopies."""
         if w.variant is not None:
             try:
                 variant = get_variant(w.variant)
@@ -321,6 +325,11 @@ class Table:
                     f"turned card {burn[0]} burns {need - 1} more card(s), so burn holds {need} cards; got {len(burn)}",
                     field="burn",
                 )
+        if w.cut_card_position is not None:
+            try:
+                check_cut_card_position(w.cut_card_position, variant.decks)
+            except ShoeError as e:
+                raise CutCardPosition(str(e), field="cut_card_position") from None
         check_copies(collections.Counter(), variant.decks, [(f"burn[{i}]", c) for i, c in enumerate(burn)], w.shoe)
         return self._event(SHOE, w.shoe, None, {"burn": list(w.burn), "cut_card_position": w.cut_card_position,
                                                 "variant": variant.id, "decks": variant.decks}, clock())
@@ -341,14 +350,20 @@ class Table:
         return self._event(VOID, w.shoe, w.round, {"reason": w.reason}, clock())
 
     def _decide_correct(self, w: CorrectRound, clock: Callable[[], float]) -> Event | Unchanged:
-        """Raises UnknownShoe, UnknownRound, RoundVoided (``extra["stored"]``), ShoeEnded (a cut
-        card on a round before the shoe's last recorded one; field ``"cut_card"``),
-        TooManyCopies (the round's previous cards are given back first); RoundInProgress for
-        the round being dealt card by card."""
+        """Raises, in this order: UnknownShoe, UnknownRound (the correction names what the
+        record lacks; the table is the caller's, see :meth:`roads.table.Table.decide`), then
+        the round's own rules (TableauViolation, ResultContradiction, BadCardText:
+        :func:`roads.record.check_round`), then the record's: RoundInProgress for the round
+        being dealt card by card, RoundVoided (``extra["stored"]``), ShoeEnded (a cut card on a
+        round before the shoe's last recorded one; field ``"cut_card"``), TooManyCopies (the
+        round's previous cards are given back first)."""
         s = self.shoe(w.shoe)
-        if s.in_progress is not None and s.in_progress.number == w.round:
+        in_progress = s.in_progress is not None and s.in_progress.number == w.round
+        if not in_progress:
+            s, r = self.find(w.shoe, w.round)
+        check_round(w.data)
+        if in_progress:
             raise self._in_progress(s, "a correction of it")
-        s, r = self.find(w.shoe, w.round)
         if r.void is not None:
             raise RoundVoided(f"shoe {w.shoe} round {w.round} is voided ({r.void['reason']!r}); "
                               "a voided round is not corrected", field="round", extra={"stored": r.export(w.shoe)})

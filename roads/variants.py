@@ -58,6 +58,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Mapping
 
+from roads.verdict import Verdict
 from roads.outcome import RoundResult, Winner
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -145,19 +146,6 @@ _RULE_CASES: dict[Rule, frozenset[str]] = {
 
 MAIN_BETS: tuple[str, ...] = ("player", "banker", "tie")
 """Bet ids of the three main bets; every other bet is a side bet."""
-
-
-class Verdict(str, enum.Enum):
-    """How a bet settles for one round."""
-
-    WIN = "win"
-    """The bet wins its ``payout`` to 1."""
-    LOSE = "lose"
-    """The stake is lost."""
-    PUSH = "push"
-    """The stake is returned."""
-    UNKNOWN = "unknown"
-    """The round (result-level feed) lacks a fact the bet needs; nothing is guessed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -550,8 +538,8 @@ def _seed000(commission: bool) -> Variant:
             _bet("player_bonus", "Player Bonus", Rule.PLAYER_BONUS, _BONUS_PAYS, None, src),
             _bet("banker_bonus", "Banker Bonus", Rule.BANKER_BONUS, _BONUS_PAYS, None, src),
             _bet("lucky_six", "Lucky Six", Rule.BANKER_SIX, {"two_cards": 12, "three_cards": 20}, 50, src),
-            _bet("lucky_six_2", "Lucky Six 2 Cards", Rule.BANKER_SIX, {"two_cards": 22}, 50, src),
-            _bet("lucky_six_3", "Lucky Six 3 Cards", Rule.BANKER_SIX, {"three_cards": 50}, 50, src),
+            _bet("lucky_six_2", "Lucky Six 2-card", Rule.BANKER_SIX, {"two_cards": 22}, 50, src),
+            _bet("lucky_six_3", "Lucky Six 3-card", Rule.BANKER_SIX, {"three_cards": 50}, 50, src),
         ),
         source="seed 000 (Burmese, live Baccarat house rules)",
         notes="Commission and no-commission are one game switched by an in-game toggle. "

@@ -36,6 +36,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     from web.http import api
     from web.http import feed
+    from web.http import model_sockets
     from web.http import pages
     from web.http import png
     from web.http import shoes_pages
@@ -47,4 +48,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(png.bp)
     app.register_blueprint(shoes_pages.bp)
     ws.init_app(app)
+    app.register_blueprint(model_sockets.bp)
+
+    from web import live_models, push
+
+    live_models.init_app(app, service.get_service(app).hub)
+
+    push.init_app(app, service.get_service(app).hub, app.extensions["roads.ws_frames"])
     return app

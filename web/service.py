@@ -33,11 +33,11 @@ from typing import Any, Callable, Mapping
 
 from flask import Flask, current_app
 
-from roads.errors import NotInRecord, RecordConflict, TableError, UnknownTable
+from roads.errors import (BadTableId, NotInRecord, RecordConflict, TableError, TableNotAllowed, TooManyTables,
+                          UnknownTable)
 from roads.events import Event
 from roads.table import Unchanged, Write
 from roads.variants import get_variant
-from web.http.errors import ApiError, BadRequest, Unavailable
 from web.hub import Hub
 from roads.ids import TABLE_ID_RULE, is_table_id
 from web.settings import ConfigError, get_settings
@@ -148,18 +148,17 @@ class Service:
         A write that may open a table (``write.creates_table``: a round, a shoe start) creates
         it on its first stored event; the others need a known table. Raises the
         :mod:`roads.errors` error of a refused write (:class:`roads.errors.UnknownTable` for an
-        unknown table), :class:`web.http.errors.BadRequest` (``bad_table_id``) for a table id
-        that is not a slug, :class:`web.http.errors.ApiError` 403 ``table_not_allowed`` (an id
-        outside ``ROADS_TABLES`` when only those may be written) or ``too_many_tables`` (the
-        table would be one more than ``ROADS_MAX_TABLES``), and
-        :class:`web.http.errors.Unavailable` when the store cannot be read or written. Nothing
+        unknown table), :class:`roads.errors.BadTableId` for a table id that is not a slug,
+        :class:`roads.errors.TableNotAllowed` (an id outside ``ROADS_TABLES`` when only those
+        may be written) or :class:`roads.errors.TooManyTables` (the table would be one more
+        than ``ROADS_MAX_TABLES``), and :class:`web.stores.StoreUnavailable` when the store
+        cannot be read or written (the HTTP edge maps each, ``web.http.errors``). Nothing
         changes when it raises.
         """
         known = self.views.slots.get(table_id)
         if self.only_configured_tables and (known is None or not known.configured):
-            raise ApiError(f"table {table_id[:40]!r} is not one of the configured tables (ROADS_TABLES), and "
-                           "only those may be written (ROADS_ONLY_CONFIGURED_TABLES)",
-                           status=403, code="table_not_allowed", field="table_id")
+            raise TableNotAllowed(f"table {table_id[:40]!r} is not one of the configured tables (ROADS_TABLES), "
+                                  "and only those may be written (ROADS_ONLY_CONFIGURED_TABLES)", field="table_id")
         if not write.creates_table:
             return self._write(self._existing_for_write(table_id), write)
         if known is not None and known.visible:
@@ -181,9 +180,8 @@ class Service:
             return
         count = sum(1 for t in list(self.views.slots.values()) if t.visible)
         if count >= self.max_tables:
-            raise ApiError(f"the service already keeps {count} tables, the most ROADS_MAX_TABLES allows; "
-                           f"table {table_id!r} was not created", status=403, code="too_many_tables",
-                           field="table_id")
+            raise TooManyTables(f"the service already keeps {count} tables, the most ROADS_MAX_TABLES allows; "
+                                f"table {table_id!r} was not created", field="table_id")
 
     def _write(self, t: TableSlot, write: Write) -> Ack:
         """Decide, append, apply and publish ``write`` on ``t`` (the module docstring's steps)."""
@@ -206,22 +204,19 @@ class Service:
                     self._catch_up_for_write(t)
                     continue
                 except StoreUnavailable as e:
-                    raise Unavailable(f"the store cannot take writes now; nothing was recorded ({e})") from None
+                    raise StoreUnavailable(f"the store cannot take writes now; nothing was recorded ({e})") from None
                 new_table = t.table.seq == 0
                 t.table.apply(outcome)
                 if new_table:
                     self.views.add_to_order(t.id)
                 self.views.refresh(t)
                 return Ack(True, self.views.ack(t, "recorded", write, outcome.shoe, outcome.round))
-        raise Unavailable(f"table {table_id!r} is being written by other processes; try again")
+        raise StoreUnavailable(f"table {table_id!r} is being written by other processes; try again")
 
     @staticmethod
     def _check_table_id(table_id: str) -> None:
         if not is_table_id(table_id):
-            raise BadRequest(
-                f"table id {table_id[:40]!r} is not {TABLE_ID_RULE}",
-                field="table_id", code="bad_table_id",
-            )
+            raise BadTableId(f"table id {table_id[:40]!r} is not {TABLE_ID_RULE}", field="table_id")
 
     def _existing_for_write(self, table_id: str) -> TableSlot:
         t = self.views.slots.get(table_id)
@@ -235,12 +230,12 @@ class Service:
 
     def _catch_up_for_write(self, t: TableSlot) -> bool:
         """:meth:`_catch_up` inside a write (caller holds ``t.lock``): True when events of other
-        processes were applied. Raises :class:`Unavailable` when the store cannot be read."""
+        processes were applied. Raises :class:`web.stores.StoreUnavailable` when the store cannot be read."""
         before = t.table.seq
         try:
             self._catch_up(t)
         except StoreUnavailable as e:
-            raise Unavailable(f"the store cannot be read now; nothing was recorded ({e})") from None
+            raise StoreUnavailable(f"the store cannot be read now; nothing was recorded ({e})") from None
         return t.table.seq != before
 
     def _catch_up(self, t: TableSlot) -> None:

@@ -41,6 +41,7 @@ EXTENSION = "roads.settings"
 """The ``app.extensions`` key of the app's :class:`Settings` (keys are ``"roads.<what>"``)."""
 
 TableConfigs = dict[str, dict[str, Any]]
+"""``{table_id: {"name": str | None, "variant": str | None[, "limits": {...}]}}`` (:func:`table_configs`)."""
 ScreenConfigs = dict[str, dict[str, Any]]
 
 GOOD_ROAD_IDS: tuple[str, ...] = tuple(g.id for g in DEFAULT_GOOD_ROADS)
@@ -143,6 +144,16 @@ class Settings(BaseSettings):
         ge=0, le=3600)
     ws_max_message_bytes: int = _field(4096, "bytes", "Largest frame accepted from a WebSocket client.",
                                        ge=16, le=1024 * 1024)
+    nchan_publish_url: str | None = _field(
+        None, "`http://` URL",
+        "The nchan publisher location on loopback (e.g. `http://127.0.0.1:8081/pub/`; the channel id is "
+        "appended): one publisher thread of this process posts every frame of every table and of the "
+        "lobby there (`web.push`, docs/deploy.md). Unset: nothing is published.")
+    push_url: str | None = _field(
+        None, "path or `ws(s)://` URL",
+        "Where pages subscribe to live frames, ending in `/` (e.g. `/push/` for nginx + nchan on the same "
+        "host, or `wss://push.example.com/push/`): pages connect to `<prefix>tables/<id>` or "
+        "`<prefix>lobby` and resync from `<prefix>full/...`. Unset: the service's own `/ws/...` routes.")
     embed_origins: str = _field(
         "*", "origins, space- or comma-separated",
         "Sites that may put `/embed/<table>` in an `<iframe>` (`Content-Security-Policy: frame-ancestors`): "
@@ -200,6 +211,20 @@ class Settings(BaseSettings):
     @classmethod
     def _parse_tables(cls, value: Any) -> TableConfigs:
         return table_configs(value)
+
+    @field_validator("nchan_publish_url")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        if value is not None and not (value.startswith("http://") and len(value) > len("http://")):
+            raise ValueError("must be an http:// URL (the nchan publisher location)")
+        return value
+
+    @field_validator("push_url")
+    @classmethod
+    def _push_prefix(cls, value: str | None) -> str | None:
+        if value is not None and not (value.startswith(("/", "ws://", "wss://")) and value.endswith("/")):
+            raise ValueError("must be a path or ws(s):// URL ending in '/'")
+        return value
 
     @field_validator("screens", mode="before")
     @classmethod
@@ -318,6 +343,24 @@ def embed_origin_list(value: str) -> list[str]:
     return items
 
 
+def _json_setting(name: str, value: Any) -> Any:
+    """The JSON of setting ``name``: ``value`` itself when already parsed (tests pass objects),
+    else JSON text, or the path of a file holding it when the text starts with neither ``{`` nor
+    ``[``. Raises :class:`ConfigError` naming the setting for an unreadable file or bad JSON."""
+    if not isinstance(value, (str, os.PathLike)):
+        return value
+    text = str(value).strip()
+    if not text.startswith(("{", "[")):
+        try:
+            text = Path(text).read_text(encoding="utf-8")
+        except OSError as e:
+            raise ConfigError(f"{name}: cannot read file {str(value)!r}: {e.strerror}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ConfigError(f"{name}: not valid JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
+
+
 def table_configs(value: Any) -> TableConfigs:
     """Parse ``ROADS_TABLES`` into ``{table_id: {"name": str | None, "variant": str | None}}``,
     plus ``"limits": {"min", "max", "bets"?}`` for a table that gives them (table limits per
@@ -331,18 +374,7 @@ def table_configs(value: Any) -> TableConfigs:
     """
     if value is None or value == "":
         return {}
-    data = value
-    if isinstance(value, (str, os.PathLike)):
-        text = str(value).strip()
-        if not text.startswith(("{", "[")):
-            try:
-                text = Path(text).read_text(encoding="utf-8")
-            except OSError as e:
-                raise ConfigError(f"ROADS_TABLES: cannot read file {str(value)!r}: {e.strerror}") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise ConfigError(f"ROADS_TABLES: not valid JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
+    data = _json_setting("ROADS_TABLES", value)
     if isinstance(data, list):
         items: list[tuple[Any, Any]] = []
         for i, entry in enumerate(data):
@@ -407,18 +439,7 @@ def screen_configs(value: Any) -> ScreenConfigs:
     """
     if value is None or value == "":
         return {}
-    data = value
-    if isinstance(value, (str, os.PathLike)):
-        text = str(value).strip()
-        if not text.startswith(("{", "[")):
-            try:
-                text = Path(text).read_text(encoding="utf-8")
-            except OSError as e:
-                raise ConfigError(f"ROADS_SCREENS: cannot read file {str(value)!r}: {e.strerror}") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise ConfigError(f"ROADS_SCREENS: not valid JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
+    data = _json_setting("ROADS_SCREENS", value)
     if not isinstance(data, Mapping):
         raise ConfigError(f"ROADS_SCREENS: expected a JSON object of screens, got {data!r}")
     out: ScreenConfigs = {}

@@ -5,16 +5,19 @@ shoe listings and round exports, built from the tables' records (:class:`roads.t
 name and its current :class:`TableView`) in lobby order. After every change of a table the
 service calls :meth:`Views.refresh`: the table's new snapshot and lobby entry are built and
 encoded once, swapped in whole, and published to the hub: topic ``f"table:{table_id}"``
-(payload: snapshot JSON, version: the table's version) and ``"lobby"`` (payload: the JSON list
-of :meth:`Views.list_tables`, version: the sum of all table versions).
+(payload: snapshot JSON, document: the snapshot, version: the table's version) and
+``"lobby"`` (document: the list of :meth:`Views.list_tables`, payload: its JSON, joined only
+when asked for; version: the sum of all table versions). The lobby is updated in place: the
+table's entry is swapped into the list and the lobby message carries the delta of that one
+entry, so a write costs the same whatever the number of tables (docs/frontend.md).
 
 Snapshot reads (``snapshot``, ``snapshot_json``, ``table``, ``list_tables``, ``lobby_json``:
 the API, pages, PNG and WebSocket hot paths) never take a table lock: they read the table's
 latest immutable view. Shoe listings, exports and the rebuild of a past shoe's snapshot read
 the record, so they hold the table's lock while they copy it out. Returned dicts are shared:
-do not mutate them. An unknown table or shoe raises :class:`web.http.errors.NotFound`
-(``unknown_table`` / ``unknown_shoe``: :class:`roads.errors.UnknownTable` /
-:class:`roads.errors.UnknownShoe` through :func:`web.http.errors.from_domain_error`).
+do not mutate them. An unknown table or shoe raises :class:`roads.errors.UnknownTable` /
+:class:`roads.errors.UnknownShoe` (the HTTP edge answers 404 ``unknown_table`` /
+``unknown_shoe``, ``web.http.errors``).
 """
 
 from __future__ import annotations
@@ -25,12 +28,14 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from roads.errors import UnknownShoe, UnknownTable
+import orjson
+
+from roads.errors import UnknownTable
 from roads.live import SetState
 from roads.shoe_roads import ShoeRoads
 from roads.snapshot import build_snapshot
 from roads.table import ShoeRecord, Table
-from web.http.errors import from_domain_error
+from web.delta import diff
 from web.hub import Hub
 
 PAST_SHOE_CACHE = 64
@@ -45,8 +50,21 @@ def state_json(table: Table) -> dict[str, Any]:
 
 
 def encode(obj: Any) -> bytes:
-    """Compact UTF-8 JSON (non-ASCII kept, key order as built): every snapshot's one encoding."""
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    """Compact UTF-8 JSON (non-ASCII kept, key order as built): every snapshot's one encoding.
+
+    The bytes are exactly ``json.dumps(obj, ensure_ascii=False, separators=(",", ":"))`` in
+    UTF-8; orjson makes them about ten times faster (``bench/bench_push.py``). orjson spells
+    two things differently, floats below 1e-4 (``0.00001`` / ``1e-7`` for ``1e-05`` /
+    ``1e-07``) and nothing else our documents hold, so output containing ``0.0000`` or
+    ``e-`` (or that orjson refuses, e.g. an integer beyond 64 bits) comes from ``json``.
+    """
+    try:
+        out = orjson.dumps(obj)
+    except TypeError:
+        out = None
+    if out is None or b"0.0000" in out or b"e-" in out:
+        out = json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +107,12 @@ class Views:
         """Lobby order: configured tables in configuration order, then the others by id."""
         self._registry_lock = threading.Lock()
         self._lobby_lock = threading.Lock()
-        self._lobby: tuple[int, bytes] = (0, b"[]")
+        self._lobby_version = 0
+        self._lobby_ids: list[str] = []  # the visible tables in lobby order, as last published
+        self._lobby_index: dict[str, int] = {}
+        self._lobby_entries: list[dict[str, Any]] = []
+        self._lobby_parts: list[bytes] = []
+        self._lobby_stale = True  # the order changed: rebuild before the next in-place update
         self._past: collections.OrderedDict[tuple[str, int], tuple[int, dict[str, Any], bytes]] = collections.OrderedDict()
         self._past_lock = threading.Lock()
 
@@ -114,6 +137,7 @@ class Views:
         with self._registry_lock:
             configured = [i for i in self.order if self.slots[i].configured]
             self.order = configured + sorted(i for i, t in self.slots.items() if not t.configured)
+            self._lobby_stale = True
 
     def add_to_order(self, table_id: str) -> None:
         """Give a table that just became visible its place in the lobby order (no-op when it has one)."""
@@ -123,26 +147,24 @@ class Views:
             configured = [i for i in self.order if self.slots[i].configured]
             others = sorted({i for i in self.order if not self.slots[i].configured} | {table_id})
             self.order = configured + others
+            self._lobby_stale = True
 
     def visible(self, table_id: str) -> TableSlot:
-        """The slot of a visible table; raises :class:`web.http.errors.NotFound` (``unknown_table``)."""
+        """The slot of a visible table; raises :class:`roads.errors.UnknownTable`."""
         t = self.slots.get(table_id)
         if t is None or not t.visible or t.view is None:
-            raise from_domain_error(UnknownTable(f"no table {table_id!r}", field="table_id"))
+            raise UnknownTable(f"no table {table_id!r}", field="table_id")
         return t
 
     @staticmethod
     def _shoe(t: TableSlot, number: int) -> ShoeRecord:
-        """Shoe ``number`` of ``t``; raises :class:`web.http.errors.NotFound` (``unknown_shoe``)."""
-        try:
-            return t.table.shoe(number)
-        except UnknownShoe as e:
-            raise from_domain_error(e) from None
+        """Shoe ``number`` of ``t``; raises :class:`roads.errors.UnknownShoe`."""
+        return t.table.shoe(number)
 
     # ------------------------------------------------------------------ reads
     def table(self, table_id: str) -> dict[str, Any]:
         """``{"id", "name", "variant": {"id", "name"}}`` (the current shoe's variant, else the
-        configured one). Raises :class:`web.http.errors.NotFound`."""
+        configured one). Raises :class:`roads.errors.UnknownTable` / :class:`roads.errors.UnknownShoe`."""
         t = self.visible(table_id)
         v = t.view.lobby_entry["variant"]  # type: ignore[union-attr]
         return {"id": t.id, "name": t.name, "variant": v}
@@ -159,12 +181,15 @@ class Views:
         return out
 
     def lobby_json(self) -> tuple[int, bytes]:
-        """``(lobby version, JSON of list_tables())``, encoded once per change."""
-        return self._lobby
+        """``(lobby version, JSON of list_tables())``, joined once per change, when first asked for."""
+        message = self.hub.latest("lobby")
+        if message is None:
+            return 0, b"[]"
+        return message.version, message.payload
 
     def snapshot(self, table_id: str, shoe: int | None = None) -> dict[str, Any]:
         """The snapshot dict (``roads.snapshot`` shape plus ``name`` and ``live``) of the current
-        shoe (``shoe`` None) or of shoe ``shoe``. Raises :class:`web.http.errors.NotFound`."""
+        shoe (``shoe`` None) or of shoe ``shoe``. Raises :class:`roads.errors.UnknownTable` / :class:`roads.errors.UnknownShoe`."""
         return self._snapshot(table_id, shoe)[1]
 
     def snapshot_json(self, table_id: str, shoe: int | None = None) -> tuple[int, bytes]:
@@ -202,14 +227,14 @@ class Views:
 
     def shoes(self, table_id: str) -> list[dict[str, Any]]:
         """Every shoe of the table, oldest first (:meth:`roads.table.ShoeRecord.summary` lines).
-        Raises :class:`web.http.errors.NotFound`."""
+        Raises :class:`roads.errors.UnknownTable` / :class:`roads.errors.UnknownShoe`."""
         t = self.visible(table_id)
         with t.lock:
             cur = t.table.current
             return [s.summary(s is cur) for _, s in sorted(t.table.shoes.items())]
 
     def shoe(self, table_id: str, shoe: int) -> dict[str, Any]:
-        """One line of :meth:`shoes`. Raises :class:`web.http.errors.NotFound`."""
+        """One line of :meth:`shoes`. Raises :class:`roads.errors.UnknownTable` / :class:`roads.errors.UnknownShoe`."""
         t = self.visible(table_id)
         with t.lock:
             s = self._shoe(t, shoe)
@@ -282,20 +307,53 @@ class Views:
             if key in snap:
                 entry[key] = snap[key]
         view = TableView(table.seq, snap, encode(snap), entry, encode(entry))
-        t.view = view
-        self.hub.publish(f"table:{t.id}", view.version, view.json)
+        previous, t.view = t.view, view
+        self.hub.publish(f"table:{t.id}", view.version, view.json, document=snap)
         if publish_lobby:
-            self.publish_lobby()
+            self._update_lobby(t, previous)
+
+    def _update_lobby(self, t: TableSlot, previous: TableView | None) -> None:
+        """Put ``t``'s new lobby entry in place and publish the lobby with the delta of that one
+        table. O(1) in the number of tables, apart from copying the list of references (the
+        published list is never changed afterwards); the lobby's JSON is joined only when
+        someone asks for it (:meth:`lobby_json`, a snapshot frame)."""
+        with self._lobby_lock:
+            i = self._lobby_index.get(t.id)
+            if self._lobby_stale or i is None or t.view is None:
+                self._publish_lobby_locked()
+                return
+            view = t.view
+            old_entry = self._lobby_entries[i]
+            entries = self._lobby_entries.copy()
+            parts = self._lobby_parts.copy()
+            entries[i], parts[i] = view.lobby_entry, view.lobby_json
+            self._lobby_version += view.version - (previous.version if previous is not None else 0)
+            ops = [[op[0], [i, *op[1]], *op[2:]] for op in diff(old_entry, view.lobby_entry)]
+            self._lobby_entries, self._lobby_parts = entries, parts
+            self.hub.publish("lobby", self._lobby_version, _joined(parts), document=entries, ops=ops)
 
     def publish_lobby(self) -> None:
-        """Encode the lobby list from every visible table's view and publish it."""
+        """Rebuild the lobby list from every visible table's view (in lobby order) and publish it."""
         with self._lobby_lock:
-            parts = []
-            total = 0
-            for table_id in list(self.order):
-                t = self.slots.get(table_id)
-                if t is not None and t.visible and t.view is not None:
-                    parts.append(t.view.lobby_json)
-                    total += t.view.version
-            self._lobby = (total, b"[" + b",".join(parts) + b"]")
-            self.hub.publish("lobby", total, self._lobby[1])
+            self._publish_lobby_locked()
+
+    def _publish_lobby_locked(self) -> None:
+        ids, entries, parts = [], [], []
+        total = 0
+        for table_id in list(self.order):
+            t = self.slots.get(table_id)
+            if t is not None and t.visible and t.view is not None:
+                ids.append(table_id)
+                entries.append(t.view.lobby_entry)
+                parts.append(t.view.lobby_json)
+                total += t.view.version
+        self._lobby_ids, self._lobby_entries, self._lobby_parts = ids, entries, parts
+        self._lobby_index = {table_id: i for i, table_id in enumerate(ids)}
+        self._lobby_version = total
+        self._lobby_stale = False
+        self.hub.publish("lobby", total, _joined(parts), document=entries)
+
+
+def _joined(parts: list[bytes]) -> Any:
+    """A function giving the JSON list of the entries' bytes ``parts`` (built when called)."""
+    return lambda: b"[" + b",".join(parts) + b"]"

@@ -1,19 +1,24 @@
 /*
  * Table board, past shoe and embed pages: paint the board model embedded in the page
- * (static/js/paint.js), then, on live pages, fetch and paint the model again whenever the
- * WebSocket says the table changed.
+ * (static/js/paint.js), then, on live pages, paint every new model the model socket pushes.
  *
  * Boot data: <script type="application/json" id="boot"> with
- *   {page, table, live, ws, models: {landscape, portrait} | {fixed}, modelUrl, keepaliveS,
+ *   {page, table, live, ws, full, models: {landscape, portrait} | {fixed}, modelUrl, keepaliveS,
  *    release, tz, askUrl}
  * The landscape (1920x1080) or portrait (1080x1920) model is chosen by the viewport's shape; the
  * SVG viewBox scales it (4K shows the 1920x1080 model at twice the size).
  *
+ * Live: `ws` is the page's model topic (web/live_models.py; /ws/models/... or nchan). Its frames
+ * carry the page's document {models, release, version, shoe}: the first whole, then deltas that
+ * static/js/live.js (RoadsDelta.Tracker) applies, so onFrame below always gets a whole document.
+ * No HTTP fetch per update; modelUrl is fetched only to come back after an outage.
+ *
  * Trust: the newest result is marked by the model until the next one; cells new since the last
  * paint blink briefly (CSS, none with prefers-reduced-motion). When nothing is heard from the
  * server for twice the keepalive interval the page dims the roads and says "Offline since
- * hh:mm:ss" (venue time zone); the next message resyncs (a full model) and clears it. A new
- * release (boot.release differs from the server's) reloads the page.
+ * hh:mm:ss" (venue time zone); while offline it asks modelUrl every few seconds, and the first
+ * answer (or frame) clears the band, repaints and reconnects. A new release (the document's
+ * release differs from boot.release) reloads the page.
  * window.__roads exposes {version, shoe, renders, messages, status, offline, fetches} for tests.
  */
 (function () {
@@ -25,15 +30,18 @@
   var state = { renders: 0, messages: 0, fetches: 0, status: boot.live ? "connecting" : "past", offline: false,
                 lastHeard: Date.now(), models: boot.models, keys: null };
   window.__roads = state;
+  var live = null;
 
   function orientation() {
     if (state.models.fixed) return "fixed";
     return window.innerHeight > window.innerWidth * 1.05 ? "portrait" : "landscape";
   }
 
+  function current() { return state.models[orientation()] || state.models.landscape || state.models.fixed; }
+
   function draw(fresh) {
     var o = orientation();
-    var model = state.models[o] || state.models.landscape || state.models.fixed;
+    var model = current();
     var freshCells = fresh ? Paint.freshCells(state.keys, model) : null;
     Paint.paint(svg, model, { fresh: freshCells });
     state.keys = Paint.cellKeys(model);
@@ -42,6 +50,16 @@
     state.shoe = model.shoe;
     state.orientation = o;
     svg.setAttribute("aria-label", [model.table, model.shoe, model.round].join(" · "));
+  }
+
+  /** A whole document arrived (socket frame or outage fetch): paint it. */
+  function show(doc) {
+    if (!doc || !doc.models) return;
+    if (doc.release && boot.release && doc.release !== boot.release) { location.reload(); return; }
+    var sameShoe = doc.shoe === state.shoe;
+    state.models = doc.models;
+    if (state.asking) return; // the ask preview is on screen; it repaints the live board when it ends
+    draw(sameShoe); // a new shoe clears the board at once: nothing blinks
   }
 
   function timeText(ms) {
@@ -56,34 +74,29 @@
     root.classList.toggle("offline", on);
     var t = svg.querySelector(".offline-text");
     if (on && t) {
-      var model = state.models[orientation()] || state.models.fixed;
+      var model = current();
       t.textContent = ((model.offline && model.offline.text) || "{time}").replace("{time}", timeText(state.lastHeard));
     }
   }
 
-  var pending = null;
-  function refresh() {
-    if (pending) { pending.again = true; return; }
-    pending = { again: false };
+  /** While offline: is the server back? Its answer resyncs the board and reconnects the socket. */
+  var probing = false, probedAt = 0;
+  function probe() {
+    if (probing || Date.now() - probedAt < 3000) return;
+    probing = true;
+    probedAt = Date.now();
     state.fetches++;
-    fetch(boot.modelUrl, { cache: "no-store" }).then(function (r) { return r.ok ? r.json() : null; }).then(function (data) {
-      var again = pending.again;
-      pending = null;
-      if (data) {
-        if (data.release && boot.release && data.release !== boot.release) { location.reload(); return; }
-        var newShoe = data.models.landscape ? data.models.landscape.shoe !== (state.models.landscape || {}).shoe : false;
-        state.models = data.models;
-        draw(!newShoe);
-      }
-      if (again) refresh();
-    }).catch(function () { pending = null; });
+    fetch(boot.modelUrl, { cache: "no-store" }).then(function (r) { return r.ok ? r.json() : null; }).then(function (doc) {
+      probing = false;
+      if (!doc || !state.offline) return;
+      state.lastHeard = Date.now();
+      setOffline(false);
+      show(doc);
+      if (live) live.reconnectNow();
+    }).catch(function () { probing = false; });
   }
 
   draw(false);
-  var fontTimer = null;
-  if (document.fonts && document.fonts.addEventListener) {
-    document.fonts.addEventListener("loadingdone", function () { clearTimeout(fontTimer); fontTimer = setTimeout(function () { draw(false); }, 60); });
-  }
   var resizeTimer = null;
   window.addEventListener("resize", function () { clearTimeout(resizeTimer); resizeTimer = setTimeout(function () { draw(false); }, 120); });
 
@@ -104,21 +117,26 @@
       });
   });
 
+  /** The one place a frame from the model socket arrives (whole documents: deltas are applied). */
+  function onFrame(msg) {
+    state.messages++;
+    state.lastHeard = Date.now();
+    if (state.offline) setOffline(false);
+    if (msg.type === "snapshot" && msg.data) show(msg.data);
+  }
+
   if (boot.live && boot.ws && window.WebSocket) {
     var keepMs = (boot.keepaliveS || 20) * 1000;
-    var live = new LiveSocket(boot.ws, {
+    live = new LiveSocket(boot.ws, {
+      fullUrl: boot.full,
       idleMs: keepMs * 3,
       onStatus: function (status) { state.status = status; root.setAttribute("data-live", status); },
-      onMessage: function (msg) {
-        state.messages++;
-        state.lastHeard = Date.now();
-        if (state.offline) { setOffline(false); refresh(); return; } // resync after an outage
-        if (msg.type === "snapshot" && msg.data && msg.data.version !== state.version) refresh();
-        else if (msg.type === "snapshot" && msg.data && msg.data.shoe !== state.shoe) refresh();
-      }
+      onMessage: onFrame
     });
     live.start();
     window.__roadsLive = live;
-    setInterval(function () { if (Date.now() - state.lastHeard > 2 * keepMs) setOffline(true); }, Math.min(1000, keepMs / 4));
+    setInterval(function () {
+      if (Date.now() - state.lastHeard > 2 * keepMs) { setOffline(true); probe(); }
+    }, Math.min(1000, keepMs / 4));
   }
 })();

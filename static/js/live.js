@@ -11,8 +11,14 @@
  * jitter so a wall of screens does not reconnect in step) and closes a connection that has
  * been silent for idleMs (a dead proxy or a sleeping laptop), which then reconnects.
  *
+ * Delta frames ({"type":"delta","base":..,"version":..,"ops":[..]}) are applied by
+ * RoadsDelta.Tracker (static/js/delta.js, loaded before this file) to the last document, so
+ * onMessage always gets whole documents as snapshot frames; a gap resyncs (opts.fullUrl, or a
+ * reconnect). path may be a full ws:// or wss:// URL (the server picks the push endpoint).
+ *
  * Public: window.LiveSocket(path, {onMessage(msg), onStatus("connecting"|"live"|"offline"),
- *   minDelayMs = 500, maxDelayMs = 30000, idleMs = 75000}).start() / .stop() / .reconnectNow()
+ *   minDelayMs = 500, maxDelayMs = 30000, idleMs = 75000, initial: {version, data}, fullUrl})
+ *   .start() / .stop() / .reconnectNow(); .tracker (deltas, resyncs, version)
  */
 (function (global) {
   "use strict";
@@ -30,9 +36,16 @@
     this.stopped = true;
     this.status = null;
     this.lastMessageAt = 0;
+    var self = this;
+    this.tracker = global.RoadsDelta ? new global.RoadsDelta.Tracker({
+      initial: this.opts.initial, fullUrl: this.opts.fullUrl,
+      emit: function (msg) { if (self.ws) self.deliver(msg); },
+      reconnect: function () { self.reconnectNow(); }
+    }) : null;
   }
 
   LiveSocket.prototype.url = function () {
+    if (/^wss?:\/\//.test(this.path)) return this.path;
     var proto = global.location.protocol === "https:" ? "wss:" : "ws:";
     return proto + "//" + global.location.host + this.path;
   };
@@ -100,12 +113,12 @@
       self.lastMessageAt = Date.now();
       var msg;
       try { msg = JSON.parse(ev.data); } catch (e) { return; }
-      if (msg.type === "snapshot") {
+      if (msg.type !== "error") {
         self.attempt = 0; // this connection works: the next outage starts again at minDelay
         self.setStatus("live");
       }
-      if (msg.type === "error") self.fatal = msg.error;
-      if (self.opts.onMessage) self.opts.onMessage(msg);
+      if (self.tracker && !(msg = self.tracker.receive(msg))) return; // deltas -> whole documents
+      self.deliver(msg);
     };
     ws.onclose = function (ev) {
       clearInterval(self.watchdog);
@@ -120,6 +133,12 @@
       self.schedule();
     };
     ws.onerror = function () { /* onclose follows and schedules the retry */ };
+  };
+
+  /** Hand a frame (whole document, keepalive or error) to the page. */
+  LiveSocket.prototype.deliver = function (msg) {
+    if (msg.type === "error") this.fatal = msg.error;
+    if (this.opts.onMessage) this.opts.onMessage(msg);
   };
 
   /** Next retry after min(maxDelay, minDelay * 2^attempt), scaled by a random 50-100%. */

@@ -1,13 +1,17 @@
 /*
- * Lobby screen: paint the lobby model (static/js/paint.js) of the current page, turn pages every
- * rotate_s seconds, and fetch the model again when /ws/lobby says a table changed.
+ * Lobby screen: paint the current page of the lobby document (static/js/paint.js), turn pages
+ * every rotate_s seconds, and paint every new document the model socket pushes.
  *
- * Boot data: {models: {landscape, portrait}, modelUrl, ws, page_n, pages, rotate_s, release, tz,
- *   keepaliveS}. The model matching the viewport's shape is painted (viewBox scaling: 4K shows
- * the 1920x1080 model at twice the size). Like the board page, the screen dims and says
- * "Offline since hh:mm:ss" after hearing nothing for twice the keepalive interval, resyncs when
- * the server is back, and reloads itself when the server runs a new release.
- * window.__roads exposes {page, pages, renders, fetches, messages, offline} for tests.
+ * Boot data: {doc: {pages: {landscape: [page model, ...], portrait: [...]}, release, version,
+ *   rotate_s}, ws, full, modelUrl, page_n, rotate_s, release, tz, keepaliveS}. The document holds
+ * every page, so turning a page fetches nothing; the socket (web/live_models.py) sends the
+ * document's changes (deltas, applied by static/js/live.js), so onFrame below gets whole
+ * documents. The page matching the viewport's shape is painted (viewBox scaling: 4K shows the
+ * 1920x1080 model at twice the size). Like the board page, the screen dims and says
+ * "Offline since hh:mm:ss" after hearing nothing for twice the keepalive interval, asks modelUrl
+ * every few seconds while offline (the answer resyncs and reconnects), and reloads itself when
+ * the server runs a new release.
+ * window.__roads exposes {page, pages, renders, fetches, messages, status, offline} for tests.
  */
 (function () {
   "use strict";
@@ -15,40 +19,35 @@
   var boot = JSON.parse(document.getElementById("boot").textContent);
   var svg = document.getElementById("board");
   var root = document.documentElement;
-  var state = { page: boot.page_n || 1, pages: boot.pages || 1, renders: 0, fetches: 0, messages: 0, offline: false,
-                lastHeard: Date.now(), models: boot.models, keys: null, rotations: 0 };
+  var state = { status: "connecting", page: boot.page_n || 1, pages: 1, renders: 0, fetches: 0, messages: 0,
+                offline: false, lastHeard: Date.now(), doc: boot.doc, keys: null, rotations: 0 };
   window.__roads = state;
+  var live = null;
 
   function orientation() { return window.innerHeight > window.innerWidth * 1.05 ? "portrait" : "landscape"; }
 
-  function current() { return state.models[orientation()] || state.models.landscape || state.models.portrait; }
+  function pageList() { var p = state.doc.pages; return p[orientation()] || p.landscape || p.portrait; }
+
+  function current() {
+    var list = pageList();
+    state.pages = list.length;
+    if (state.page > list.length) state.page = list.length;
+    return list[state.page - 1];
+  }
 
   function draw(fresh) {
     var model = current();
     Paint.paint(svg, model, { fresh: fresh ? Paint.freshCells(state.keys, model) : null });
     state.keys = Paint.cellKeys(model);
-    state.page = model.page;
-    state.pages = model.pages;
     state.renders++;
-    root.setAttribute("data-page", model.page);
+    root.setAttribute("data-page", state.page);
   }
 
-  function url(page) {
-    return boot.modelUrl + (boot.modelUrl.indexOf("?") >= 0 ? "&" : "?") + "page=" + page;
-  }
-
-  var busy = false;
-  function load(page, fresh) {
-    if (busy) return;
-    busy = true;
-    state.fetches++;
-    fetch(url(page), { cache: "no-store" }).then(function (r) { return r.ok ? r.json() : null; }).then(function (data) {
-      busy = false;
-      if (!data) return;
-      if (data.release && boot.release && data.release !== boot.release) { location.reload(); return; }
-      state.models = data.models;
-      draw(fresh);
-    }).catch(function () { busy = false; });
+  function show(doc) {
+    if (!doc || !doc.pages) return;
+    if (doc.release && boot.release && doc.release !== boot.release) { location.reload(); return; }
+    state.doc = doc;
+    draw(true);
   }
 
   function timeText(ms) {
@@ -65,40 +64,57 @@
     if (on && t) t.textContent = ((current().offline || {}).text || "{time}").replace("{time}", timeText(state.lastHeard));
   }
 
+  var probing = false, probedAt = 0;
+  function probe() {
+    if (probing || Date.now() - probedAt < 3000) return;
+    probing = true;
+    probedAt = Date.now();
+    state.fetches++;
+    fetch(boot.modelUrl, { cache: "no-store" }).then(function (r) { return r.ok ? r.json() : null; }).then(function (doc) {
+      probing = false;
+      if (!doc || !state.offline) return;
+      state.lastHeard = Date.now();
+      setOffline(false);
+      show(doc);
+      if (live) live.reconnectNow();
+    }).catch(function () { probing = false; });
+  }
+
   draw(false);
   var resizeTimer = null;
   window.addEventListener("resize", function () { clearTimeout(resizeTimer); resizeTimer = setTimeout(function () { draw(false); }, 120); });
-  if (document.fonts && document.fonts.addEventListener) {
-    document.fonts.addEventListener("loadingdone", function () { draw(false); });
-  }
 
-  if (boot.rotate_s && state.pages > 1) {
+  var rotate = boot.rotate_s || state.doc.rotate_s;
+  if (rotate) {
     setInterval(function () {
-      if (state.offline) return;
-      var next = state.page % state.pages + 1;
+      if (state.offline || state.pages < 2) return;
+      state.page = state.page % state.pages + 1;
       state.rotations++;
       state.keys = null; // a new page: nothing blinks
-      load(next, false);
-    }, boot.rotate_s * 1000);
+      draw(false);
+    }, rotate * 1000);
+  }
+
+  /** The one place a frame from the model socket arrives (whole documents: deltas are applied). */
+  function onFrame(msg) {
+    state.messages++;
+    state.lastHeard = Date.now();
+    if (state.offline) setOffline(false);
+    if (msg.type === "snapshot" && msg.data) show(msg.data);
   }
 
   if (boot.ws && window.WebSocket) {
     var keepMs = (boot.keepaliveS || 20) * 1000;
-    var timer = null;
-    var live = new LiveSocket(boot.ws, {
+    live = new LiveSocket(boot.ws, {
+      fullUrl: boot.full,
       idleMs: keepMs * 3,
-      onStatus: function (status) { root.setAttribute("data-live", status); },
-      onMessage: function (msg) {
-        state.messages++;
-        state.lastHeard = Date.now();
-        var was = state.offline;
-        if (was) setOffline(false);
-        if (msg.type === "keepalive" && !was) return;
-        clearTimeout(timer);
-        timer = setTimeout(function () { load(state.page, !was); }, was ? 0 : 150);
-      }
+      onStatus: function (status) { state.status = status; root.setAttribute("data-live", status); },
+      onMessage: onFrame
     });
     live.start();
-    setInterval(function () { if (Date.now() - state.lastHeard > 2 * keepMs) setOffline(true); }, Math.min(1000, keepMs / 4));
+    window.__roadsLive = live;
+    setInterval(function () {
+      if (Date.now() - state.lastHeard > 2 * keepMs) { setOffline(true); probe(); }
+    }, Math.min(1000, keepMs / 4));
   }
 })();

@@ -17,7 +17,9 @@ import pytest
 
 from roads.cards import Card, parse_cards
 from roads.outcome import RoundResult
-from roads.shoe import DealtRound, Shoe, ShoeError, ShoeExhaustedError, ShoeFinishedError
+from roads.shoe import (
+    DealtRound, Shoe, ShoeError, ShoeExhaustedError, ShoeFinishedError, check_cut_card_position, cut_card_range,
+)
 
 BURNS = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9,
          "T": 10, "J": 10, "Q": 10, "K": 10}
@@ -204,6 +206,22 @@ def test_a_bad_cut_card_position_raises_shoe_error_quoting_it(position):
     with pytest.raises(ShoeError, match="cut_card_position must be an integer 6-399") as err:
         Shoe(8, cut_card_position=position)
     assert repr(position) in str(err.value)
+
+
+@pytest.mark.parametrize("decks, low, high", [
+    (8, 6, 399),  # 416 cards: 6 behind the cut card, 11 (the largest burn) + 6 (one round) in front
+    (6, 6, 295),  # 312 - 17
+    (1, 6, 35),   # 52 - 17
+])
+def test_the_cut_card_range_leaves_a_round_behind_and_the_burn_and_a_round_in_front(decks, low, high):
+    assert cut_card_range(decks) == (low, high)
+    assert check_cut_card_position(low, decks) == low and check_cut_card_position(high, decks) == high
+    for bad in (low - 1, high + 1, 0, 52 * decks, 2 * 52 * decks):
+        with pytest.raises(ShoeError) as err:
+            check_cut_card_position(bad, decks)
+        noun = "deck" if decks == 1 else "decks"
+        assert str(err.value) == (f"cut_card_position must be an integer {low}-{high} "
+                                  f"(cards from the back of a shoe of {decks} {noun}), got {bad}")
 
 
 def test_repr_shows_the_state():

@@ -217,6 +217,20 @@ def test_burn_holds_the_turned_card_and_as_many_more_as_it_says():
     assert isinstance(t.decide(StartShoe(4, ()), Clock()), Event)  # burn not known
 
 
+@pytest.mark.parametrize("position", [0, 3, 5, 400, 500, 832])
+def test_a_cut_card_outside_an_8_deck_shoe_is_refused(position):
+    # seed000_live: 8 decks = 416 cards; 6 must lie behind the cut card, 11 (burn) + 6 (a round)
+    # in front of it: 6 to 399 cards from the back (seed 001, roads.shoe.cut_card_range).
+    t = Table("T1")
+    with pytest.raises(errors.CutCardPosition) as e:
+        t.decide(StartShoe(1, (), position), Clock())
+    assert (e.value.code, e.value.field) == ("cut_card_position", "cut_card_position")
+    assert e.value.message == ("cut_card_position must be an integer 6-399 (cards from the back of a shoe "
+                               f"of 8 decks), got {position}")
+    for fine in (6, 52, 399):
+        assert t.decide(StartShoe(1, (), fine), Clock()).data["cut_card_position"] == fine
+
+
 def test_burn_count_comes_from_the_card():
     from roads.cards import Card
 
@@ -331,9 +345,26 @@ def test_rounds_breaking_the_tableau_are_refused_naming_the_side():
     with pytest.raises(errors.TableauViolation) as e:
         RecordRound(1, 1, {"player": ["2C", "4D"], "banker": ["3H", "2S"]})  # banker 5 after player stood: draws
     assert e.value.field == "banker"
+    t = Table("T1")
+    write(t, RecordRound(1, 1, R1))
     with pytest.raises(errors.TableauViolation) as e:  # a third card after a natural: the side that drew
-        CorrectRound(1, 1, {"player": ["9S", "KH"], "banker": ["2C", "3D", "4H"]})
+        t.decide(CorrectRound(1, 1, {"player": ["9S", "KH"], "banker": ["2C", "3D", "4H"]}), Clock())
     assert (e.value.field, e.value.message.endswith("(rule natural)")) == ("banker", True)
+
+
+def test_a_correction_names_an_existing_round_before_its_cards_are_judged():
+    # player 4S KD = 4 must draw (docs/domain.md section 1): a tableau violation, but only once
+    # the round exists; an unknown shoe or round answers first.
+    bad = {"player": ["4S", "KD"], "banker": ["7C", "JD"]}
+    t = Table("T1")
+    write(t, RecordRound(1, 1, R1))
+    with pytest.raises(errors.UnknownRound) as e:
+        t.decide(CorrectRound(1, 7, bad), Clock())
+    assert (e.value.code, e.value.field) == ("unknown_round", "round")
+    with pytest.raises(errors.UnknownShoe):
+        t.decide(CorrectRound(2, 1, bad), Clock())
+    with pytest.raises(errors.TableauViolation):
+        t.decide(CorrectRound(1, 1, bad), Clock())
 
 
 def test_result_level_rounds_that_contradict_themselves_are_refused():
@@ -424,5 +455,6 @@ def test_every_error_code_is_documented_in_the_api_error_table():
     assert codes == {"round_conflict", "round_gap", "shoe_ended", "shoe_backwards", "shoe_conflict",
                      "already_voided", "round_voided", "tableau", "result_contradiction", "too_many_copies",
                      "burn_count", "unknown_variant", "unknown_table", "unknown_shoe", "unknown_round", "bad_card",
-                     "round_in_progress", "card_conflict", "card_gap", "deal_order", "bad_table_state", "unknown_bet"}
+                     "cut_card_position", "round_in_progress", "card_conflict", "card_gap", "deal_order",
+                     "bad_table_state", "unknown_bet", "bad_table_id", "table_not_allowed", "too_many_tables"}
     assert codes <= documented

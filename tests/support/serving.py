@@ -9,6 +9,7 @@ Everything listens on 127.0.0.1 only; every wait is bounded.
 from __future__ import annotations
 
 import contextlib
+import copy
 import json
 import os
 import selectors
@@ -18,6 +19,7 @@ import subprocess
 import sys
 import threading
 import time
+import weakref
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Iterator, Mapping
@@ -25,6 +27,7 @@ from typing import Any, Iterator, Mapping
 from werkzeug.serving import BaseWSGIServer, make_server
 
 from support.feed import FEED_TOKEN
+from web.delta import apply as delta_apply
 
 ROOT = Path(__file__).resolve().parents[2]  # the repository
 
@@ -142,10 +145,26 @@ class FakeJSONService:
         self.server.server_close()
 
 
+_DOCS: "weakref.WeakKeyDictionary[Any, dict]" = weakref.WeakKeyDictionary()
+
+
 def recv_snapshot(ws: Any) -> dict:
-    """The next snapshot frame of a ``websocket-client`` connection, skipping keepalives."""
+    """The next document frame of a ``websocket-client`` connection, skipping keepalives, as a
+    snapshot frame: a delta frame is applied (``web.delta.apply``) to the connection's last
+    document and returned as ``{"type": "snapshot", ..., "data": <the whole document>}`` with
+    ``"delta": True`` added. A delta whose base is not the connection's last version fails the
+    test. Error frames come back as they are."""
     for _ in range(100):
         msg = json.loads(ws.recv())
-        if msg["type"] != "keepalive":
-            return msg
+        if msg["type"] == "keepalive":
+            continue
+        if msg["type"] == "delta":
+            last = _DOCS.get(ws)
+            assert last is not None and last["version"] == msg["base"], (
+                f"delta from {msg['base']} but the client holds {last and last['version']}")
+            data = delta_apply(copy.deepcopy(last["data"]), msg["ops"])
+            msg = {"type": "snapshot", "topic": msg["topic"], "version": msg["version"], "data": data, "delta": True}
+        if msg["type"] == "snapshot":
+            _DOCS[ws] = msg
+        return msg
     raise AssertionError("only keepalives")

@@ -214,11 +214,11 @@ def test_service_reads_match_the_api(app, feed):
     assert service.snapshot("T1", 1) is service.snapshot("T1")
     assert [t["id"] for t in service.list_tables()] == ["T1"]
     assert service.lobby_json()[0] == 1
-    from web.http.errors import NotFound
+    from roads.errors import UnknownShoe, UnknownTable
 
-    with pytest.raises(NotFound):
+    with pytest.raises(UnknownShoe):
         service.snapshot("T1", 7)
-    with pytest.raises(NotFound):
+    with pytest.raises(UnknownTable):
         service.table("T9")
 
 

@@ -258,7 +258,7 @@ KINDS = [
      "/tables/T4/board.png?lang={lang}&theme=light&width=1080&height=1920", (1080, 1920), "portrait"),
     ("embed", "/embed/T5?lang={lang}&w=600&h=300", "/embed/T5/model.json?lang={lang}&w=600&h=300",
      "/tables/T5/board.png?kind=embed&theme=light&lang={lang}&width=600&height=300", (600, 300), "fixed"),
-    ("lobby", "/lobby?tables=T1,T2,T3,T4,T5,T6&lang={lang}", "/lobby/model.json?tables=T1,T2,T3,T4,T5,T6&lang={lang}",
+    ("lobby", "/lobby?tables=T1,T2,T3,T4,T5,T6&lang={lang}", "/lobby/model.json?tables=T1,T2,T3,T4,T5,T6&lang={lang}&page=1",
      "/lobby.png?tables=T1,T2,T3,T4,T5,T6&lang={lang}", (1920, 1080), "landscape"),
 ]
 

@@ -1,6 +1,6 @@
 """The ``roads simulate``, ``replay`` and ``render`` commands: files, errors, exit codes.
 
-Exit codes (web/cli/commands.py): 0 success, 1 failure, 2 bad arguments, 3 bad input file.
+Exit codes (web/cli/commands.py, each command's own): 0 success, 1 failure, 2 bad arguments, 3 bad input file.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def test_every_command_has_help_with_its_exit_codes(command):
     result = run(command, "--help")
     assert result.exit_code == 0
     assert result.output.startswith(f"Usage: roads {command} [OPTIONS]")
-    assert "3 bad input file" in result.output
+    assert "Exit codes: 0 " in result.output and "2 bad arguments" in result.output
 
 
 def test_the_group_lists_the_demo_commands():
@@ -419,7 +419,19 @@ def test_simulate_with_a_variant_takes_its_decks_and_burns_and_writes_it_on_each
 def test_simulate_refuses_a_cut_card_deeper_than_the_shoe(tmp_path):
     result = run("simulate", "--decks", "1", "--cut-card", "45", "--out", str(tmp_path / "f.jsonl"), "--no-progress")
     assert result.exit_code == 2
-    assert "cut_card_position must be an integer 6-35" in result.output
+    assert "cut_card_position must be an integer 6-35 (cards from the back of a shoe of 1 deck), got 45" \
+        in result.output
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("position", ["0", "3", "400", "900"])
+def test_simulate_refuses_the_cut_cards_the_feed_refuses(tmp_path, position):
+    # the same rule as the feed's 422 cut_card_position (roads.shoe.cut_card_range): 6-399 for 8 decks
+    result = CliRunner().invoke(main, ["simulate", "--cut-card", position, "--out", str(tmp_path / "f.jsonl")])
+    assert result.exit_code == 2
+    assert f"cut_card_position must be an integer 6-399 (cards from the back of a shoe of 8 decks), got {position}" \
+        in result.stderr
+    assert "shoes" not in result.stderr.replace("Usage", "")  # no progress bar before the refusal
     assert list(tmp_path.iterdir()) == []
 
 
@@ -509,3 +521,15 @@ def test_a_hostile_line_exits_3_naming_the_line_without_a_traceback(tmp_path, fa
     assert "line 5" in result.output and words in result.output
     assert "Traceback" not in result.output
     assert fake_feed.calls == 0
+
+
+def test_each_subcommand_lists_its_own_exit_codes():
+    epilogs = {}
+    for name in ("simulate", "replay", "render", "demo"):
+        result = CliRunner().invoke(main, [name, "--help"])
+        assert result.exit_code == 0
+        epilogs[name] = " ".join(result.output[result.output.index("Exit codes:"):].split())
+    assert len(set(epilogs.values())) == 4
+    assert "3 bad input file" not in epilogs["simulate"] and "3 bad input file" not in epilogs["demo"]
+    assert "3 bad input file" in epilogs["replay"] and "3 bad input file" in epilogs["render"]
+    assert "port taken" in epilogs["demo"] and "port taken" not in epilogs["simulate"]

@@ -218,6 +218,14 @@ def test_every_error_has_the_one_shape_and_changes_nothing(client, method, path,
     assert everything(client) == before, f"{method} {path} changed the record ({err})"
 
 
+def test_error_bodies_are_compact_json_like_success_bodies(client):
+    ok = client.get("/api/tables")
+    err = client.get("/api/tables/NOPE")
+    for resp in (ok, err):
+        assert resp.data == json.dumps(resp.json, ensure_ascii=False, separators=(",", ":")).encode()
+    assert err.json["error"]["code"] == "unknown_table"
+
+
 def test_the_cases_cover_every_documented_client_error_code():
     """Every 4xx code of the docs' table is walked at least once (503 needs a failing store:
     tests/web/test_feed.py)."""

@@ -257,6 +257,21 @@ def test_correcting_or_voiding_a_missing_round_is_404_and_a_voided_round_is_not_
     assert state(client) == before
 
 
+def test_a_correction_to_a_missing_round_is_404_before_its_cards_are_judged(feed, client):
+    # player 4S KD = 4 must draw (tableau): 422 only for a round that exists
+    bad = {"player": ["4S", "KD"], "banker": B1}
+    feed.round(1, 1, P1, B1)
+    for (shoe, number, table), (code, field) in (((1, 7, None), ("unknown_round", "round")),
+                                                 ((2, 1, None), ("unknown_shoe", "shoe")),
+                                                 ((1, 1, "T9"), ("unknown_table", "table_id"))):
+        err = error_of(feed.correct(shoe, number, bad, table=table), 404)
+        assert (err["code"], err["field"]) == (code, field)
+    feed.void(1, 1, "misdeal")
+    err = error_of(feed.correct(1, 1, bad), 422)  # the round's own rules before the record's (voided)
+    assert err["code"] == "tableau"
+    assert error_of(feed.correct(1, 1, {"player": P2, "banker": B2}), 409)["code"] == "round_voided"
+
+
 def test_a_past_shoe_round_can_be_voided(feed, client):
     feed.round(1, 1, P1, B1)
     feed.round(2, 1, P2, B2)
@@ -417,12 +432,23 @@ def test_burn_cards_must_match_the_turned_card(feed, client, burn, field):
 @pytest.mark.parametrize("body, code, field", [
     ({"shoe": 1, "burn": ["3C", "XX", "2H", "9S"]}, "bad_card", "burn[1]"),
     ({"burn": []}, "missing_field", "shoe"),
-    ({"shoe": 1, "cut_card_position": -1}, "invalid_value", "cut_card_position"),
     ({"shoe": 1, "cut_card": 30}, "unknown_field", "cut_card"),
 ])
 def test_bad_shoe_bodies_are_400(client, auth, body, code, field):
     err = error_of(client.post("/api/tables/T1/shoes", json=body, headers=auth), 400)
     assert (err["code"], err["field"]) == (code, field)
+
+
+@pytest.mark.parametrize("position", [-1, 0, 3, 500, 832])
+def test_a_cut_card_position_the_shoe_cannot_hold_is_422_and_stores_nothing(feed, client, position):
+    # seed000_live: 8 decks, 416 cards; the cut card goes 6-399 cards from the back (seed 001:
+    # a full round behind it, the largest burn and a round in front).
+    before = state(client)
+    err = error_of(feed.shoe(1, cut_card_position=position), 422)
+    assert (err["code"], err["field"]) == ("cut_card_position", "cut_card_position")
+    assert "6-399" in err["message"] and str(position) in err["message"]
+    assert state(client) == before
+    assert feed.shoe(1, cut_card_position=399).status_code == 201
 
 
 def test_void_needs_a_reason(feed, client, auth):
@@ -563,6 +589,18 @@ def test_a_table_is_created_by_its_first_round_and_a_refused_first_round_creates
 def test_table_ids_are_short_slugs(feed, table_id):
     err = error_of(feed.round(1, 1, P1, B1, table=table_id), 400)
     assert (err["code"], err["field"]) == ("bad_table_id", "table_id")
+    err = error_of(feed.shoe(1, table=table_id), 400)
+    assert (err["code"], err["field"]) == ("bad_table_id", "table_id")
+
+
+@pytest.mark.parametrize("table_id", ["-dash-first", "a" * 33, "has space", "dot.ted"])
+def test_a_non_slug_table_id_names_no_table_outside_table_creating_writes(feed, client, table_id):
+    # docs/api.md "Errors": 400 bad_table_id only where the write would create the table
+    for resp in (client.get(f"/api/tables/{table_id}"), client.get(f"/api/tables/{table_id}/shoes"),
+                 client.get(f"/api/tables/{table_id}/shoes/1/rounds"), feed.void(1, 1, "x", table=table_id),
+                 feed.correct(1, 1, {"player": P1, "banker": B1}, table=table_id)):
+        err = error_of(resp, 404)
+        assert (err["code"], err["field"]) == ("unknown_table", "table_id")
 
 
 def test_unknown_urls_and_methods_get_the_json_error_shape(client, auth):

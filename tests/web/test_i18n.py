@@ -137,3 +137,17 @@ def test_normalize_language(tag, expected):
 )
 def test_pick_language(query, accept, expected):
     assert i18n.pick_language(request_for(query, accept)) == expected
+
+
+def test_every_preset_bet_label_is_the_english_catalogue_name():
+    # one name per bet (docs/domain.md section 3 wording, e.g. "Lucky Six 2-card"): the API's
+    # label (roads.variants) and the pages' English catalogue say the same words
+    import json
+    from pathlib import Path
+
+    from roads.variants import PRESETS
+
+    en = json.loads((Path(__file__).resolve().parents[2] / "web" / "i18n" / "en.json").read_text(encoding="utf-8"))
+    for variant in PRESETS.values():
+        for spec in variant.bets:
+            assert spec.label.lower() == en[f"bet.{spec.bet}"].lower(), (variant.id, spec.bet)

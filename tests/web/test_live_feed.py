@@ -312,3 +312,30 @@ def test_state_and_round_in_progress_survive_a_restart(tmp_path):
     assert app.test_client().get("/api/tables/T1").data == before
     assert json.loads(before)["in_progress"]["player"] == ["4S", "KD"]
     get_service(app).close()
+
+
+def test_table_limits_come_from_roads_tables_until_the_feed_sets_others(tmp_path):
+    tables = json.dumps({"T1": {"name": "VIP 1", "variant": "seed001",
+                                "limits": {"min": 100, "max": 10000, "bets": {"tie": {"min": 10, "max": 1000}}}}})
+    app = make(tmp_path, ROADS_TABLES=tables)
+    client = app.test_client()
+    r = post(client, "T1/state", {"state": "betting", "seconds_left": 15})
+    configured = {"min": 100, "max": 10000, "bets": {"tie": {"min": 10, "max": 1000}}}
+    assert r.status_code == 201 and r.get_json()["state"]["limits"] == configured
+    r = post(client, "T1/state", {"limits": {"min": 500, "max": 50000}})
+    assert r.get_json()["state"]["limits"] == {"min": 500, "max": 50000}
+    r = post(client, "T1/state", {"limits": None})  # back to the configured ones
+    assert r.get_json()["state"]["limits"] == configured
+    get_service(app).close()
+
+
+@pytest.mark.parametrize("limits, field", [
+    ({"min": 100, "max": 10}, "limits"),              # min above max
+    ({"min": 1, "max": 2, "bets": {"no_such_bet": {"min": 1, "max": 2}}}, "limits.bets.no_such_bet"),
+    ({"min": 1, "max": 2, "cap": 3}, "limits.cap"),
+])
+def test_bad_configured_limits_stop_the_service_at_start_naming_the_table(tmp_path, limits, field):
+    from web.settings import ConfigError
+
+    with pytest.raises(ConfigError, match=r"ROADS_TABLES\['T1'\]"):
+        make(tmp_path, ROADS_TABLES=json.dumps({"T1": {"variant": "seed001", "limits": limits}}))

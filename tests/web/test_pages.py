@@ -60,29 +60,30 @@ def test_root_redirects_to_the_lobby_keeping_the_query(client):
 def test_empty_lobby_says_there_are_no_tables(client):
     resp = client.get("/lobby")
     assert resp.status_code == 200
-    model = boot_of(resp)["models"]["landscape"]
+    model = boot_of(resp)["doc"]["pages"]["landscape"][0]
     assert model["tiles"] == []
     assert ["No tables yet"] == [i["t"] for p in model["panels"] if p["id"] == "note" for i in p["items"]]
 
 
-def test_lobby_carries_one_model_per_orientation_with_a_tile_per_table(client, table_t1):
+def test_lobby_carries_its_pages_per_orientation_with_a_tile_per_table(client, table_t1):
     resp = client.get("/lobby")
     boot = boot_of(resp)
-    assert set(boot["models"]) == {"landscape", "portrait"}
-    land = boot["models"]["landscape"]
+    assert set(boot["doc"]["pages"]) == {"landscape", "portrait"}
+    assert boot["doc"] == client.get("/lobby/model.json").get_json()  # what its model socket carries
+    [land] = boot["doc"]["pages"]["landscape"]
     assert (land["kind"], land["w"], land["h"]) == ("lobby", 1920, 1080)
     assert [t["id"] for t in land["tiles"]] == ["T1"]
     tile = land["tiles"][0]["model"]
     big = next(r for r in tile["roads"] if r["id"] == "big_road")
     # hand-worked: Banker then Player: two big-road columns of one cell each, the Player newest
     assert [(c["k"], c["c"], c.get("n", 0)) for c in big["cells"]] == [("0.0", "banker", 0), ("1.0", "player", 1)]
-    assert boot["ws"] == "/ws/lobby" and boot["modelUrl"].startswith("/lobby/model.json")
+    assert boot["ws"] == "/ws/models/lobby" and boot["modelUrl"].startswith("/lobby/model.json")
     assert 'class="theme-dark' in resp.get_data(as_text=True)  # the lobby screen defaults to dark
 
 
 def test_lobby_speaks_the_chosen_language(client, table_t1):
     boot = boot_of(client.get("/lobby?lang=zh&theme=light"))
-    tile = boot["models"]["landscape"]["tiles"][0]["model"]
+    tile = boot["doc"]["pages"]["landscape"][0]["tiles"][0]["model"]
     words = [i["t"] for p in tile["panels"] for i in p["items"] if i["p"] == "t"]
     assert "闲  " in words and "第 1 靴  ·  第 2 局" in words
     assert tile["theme"] == "light"
@@ -99,7 +100,7 @@ def test_table_page_embeds_the_board_model_of_its_json_twin(client, table_t1):
 
     assert timeless(boot["models"]) == timeless(client.get("/tables/T1/model.json").get_json()["models"])
     assert boot["page"] == "table" and boot["live"] is True
-    assert boot["ws"] == "/ws/tables/T1"
+    assert boot["ws"] == "/ws/models/tables/T1"
     model = boot["models"]["landscape"]
     roads = {r["id"]: r for r in model["roads"]}
     # Hand-worked: round 1 Banker 7-3, round 2 a Player natural 9-7 in a new big-road column.
@@ -229,7 +230,8 @@ def test_embed_keeps_its_header_whatever_roads_says(client, table_t1):
     assert [r["id"] for r in model["roads"]] == ["bead_plate", "big_road"]
     assert next(r for r in model["roads"] if r["id"] == "big_road")["cols"] == 20
     assert [p["id"] for p in model["panels"]][:2] == ["header", "last_result"]
-    assert boot["ws"] == "/ws/tables/T1"
+    # the embed's own model socket, with the embed's options
+    assert boot["ws"] == "/ws/models/embed/T1?roads=big_road,bead_plate&cols=20&w=900&h=500"
 
 
 def test_embed_defaults_to_all_roads_light_theme_800_by_450(client, table_t1):
@@ -323,7 +325,7 @@ def test_themes_default_per_page_and_follow_the_query(client, table_t1, path, de
 def test_pages_load_their_css_and_scripts_which_exist(client, table_t1):
     html = client.get("/tables/T1").get_data(as_text=True)
     assets = re.findall(r'(?:href|src)="(/(?:static/[^"]+|theme\.css))"', html)
-    assert assets == ["/theme.css", "/static/css/roads.css", "/static/css/pages.css", "/static/js/paint.js",
+    assert assets == ["/theme.css", "/static/css/roads.css", "/static/css/pages.css", "/static/js/paint.js", "/static/js/delta.js",
                       "/static/js/live.js", "/static/js/board.js"]
     for asset in assets:
         resp = client.get(asset)

@@ -58,7 +58,7 @@ def test_connect_sends_the_full_current_snapshot_first(server, client, auth):
     post_round(client, auth, "T1", 1, 1, ROUND_B)
     ws = connect(server, "/ws/tables/T1")
     try:
-        msg = recv_json(ws)
+        msg = recv_snapshot(ws)
         assert msg["type"] == "snapshot"
         assert msg["topic"] == "table:T1"
         assert msg["data"] == client.get("/api/tables/T1").get_json()
@@ -72,7 +72,7 @@ def test_each_round_posted_to_the_feed_is_pushed_with_the_next_version(server, c
     post_round(client, auth, "T1", 1, 1, ROUND_B)
     ws = connect(server, "/ws/tables/T1")
     try:
-        first = recv_json(ws)
+        first = recv_snapshot(ws)
         post_round(client, auth, "T1", 1, 2, ROUND_P_NATURAL)
         second = recv_snapshot(ws)
         assert second["version"] == first["version"] + 1
@@ -93,7 +93,7 @@ def test_a_new_shoe_is_pushed_with_its_shoe_number(server, client, auth):
     post_round(client, auth, "T1", 1, 2, ROUND_B)
     ws = connect(server, "/ws/tables/T1")
     try:
-        assert recv_json(ws)["data"]["shoe"] == 1
+        assert recv_snapshot(ws)["data"]["shoe"] == 1
         post_round(client, auth, "T1", 2, 1, ROUND_P_NATURAL)
         msg = recv_snapshot(ws)
         assert (msg["data"]["shoe"], msg["data"]["round"]) == (2, 1)
@@ -107,7 +107,7 @@ def test_void_and_correction_are_pushed(server, client, auth):
     post_round(client, auth, "T1", 1, 2, ROUND_P_NATURAL)
     ws = connect(server, "/ws/tables/T1")
     try:
-        first = recv_json(ws)
+        first = recv_snapshot(ws)
         assert [c["x"] for c in first["data"]["big_road"]["cells"]] == [0, 1]
         resp = client.put("/api/tables/T1/shoes/1/rounds/2", json=ROUND_B, headers=auth)
         assert resp.status_code in (200, 201), resp.get_data(as_text=True)
@@ -144,7 +144,7 @@ def test_lobby_socket_pushes_the_table_list_and_new_tables(server, client, auth)
     post_round(client, auth, "T1", 1, 1, ROUND_B)
     ws = connect(server, "/ws/lobby")
     try:
-        first = recv_json(ws)
+        first = recv_snapshot(ws)
         assert first["topic"] == "lobby"
         assert first["data"] == client.get("/api/tables").get_json()["tables"]
         assert [t["id"] for t in first["data"]] == ["T1"]
@@ -163,7 +163,7 @@ def test_idle_connection_gets_keepalives_with_the_current_version(app, server, c
     post_round(client, auth, "T1", 1, 1, ROUND_B)
     ws = connect(server, "/ws/tables/T1")
     try:
-        first = recv_json(ws)
+        first = recv_snapshot(ws)
         ka = recv_json(ws)
         assert ka == {"type": "keepalive", "topic": "table:T1", "version": first["version"]}
     finally:
@@ -194,7 +194,7 @@ def test_client_messages_within_the_limit_are_ignored(app, server, client, auth)
     post_round(client, auth, "T1", 1, 1, ROUND_B)
     ws = connect(server, "/ws/tables/T1")
     try:
-        first = recv_json(ws)
+        first = recv_snapshot(ws)
         ws.send('{"type":"resync"}')
         post_round(client, auth, "T1", 1, 2, ROUND_B)
         assert recv_snapshot(ws)["version"] == first["version"] + 1
@@ -240,7 +240,7 @@ def test_a_slow_client_skips_to_the_newest_version_and_holds_up_no_one(slow_serv
     fast = connect(server, "/ws/lobby")
     try:
         assert slow.peek(16)  # the server began writing version V+1 to the slow screen: it is stuck there
-        assert recv_json(fast)["version"] == V + 1
+        assert recv_snapshot(fast)["version"] == V + 1
         for version in range(V + 2, V + 11):  # publishing never waits for the stuck client
             hub.publish("lobby", version, big_payload(version))
         seen = [recv_snapshot(fast)["version"]]
@@ -263,8 +263,9 @@ def test_a_reading_client_gets_each_new_version_once(slow_server):
     client = RawClient(server, "/ws/lobby")
     try:
         assert client.messages(1) == [{"type": "snapshot", "topic": "lobby", "version": V + 1, "data": {"round": 1}}]
-        hub.publish("lobby", V + 2, b'{"round":2}')
-        assert client.messages(1) == [{"type": "snapshot", "topic": "lobby", "version": V + 2, "data": {"round": 2}}]
+        hub.publish("lobby", V + 2, b'{"round":2}')  # a client at the previous version gets the delta
+        assert client.messages(1) == [{"type": "delta", "topic": "lobby", "base": V + 1, "version": V + 2,
+                                       "ops": [["m", [], {"round": 2}]]}]
         hub.publish("lobby", V + 2, b'{"round":2}')  # the same version again: nothing sent
         assert client.silent_for(0.3)
     finally:
@@ -426,9 +427,13 @@ class FrameChecker(RawClient):
                     return
                 if opcode == 0x1:
                     msg = json.loads(payload.decode("utf-8"))  # a byte from another frame breaks this
-                    assert msg["type"] in ("snapshot", "keepalive"), msg
-                    if msg["type"] == "snapshot":
-                        assert msg["data"]["version"] == msg["version"], "payload of another version"
+                    assert msg["type"] in ("snapshot", "delta", "keepalive"), msg
+                    if msg["type"] in ("snapshot", "delta"):
+                        if msg["type"] == "snapshot":
+                            assert msg["data"]["version"] == msg["version"], "payload of another version"
+                        else:  # every version changes the whole pad: the delta is as big
+                            assert msg["ops"] == [["m", [], {"version": msg["version"],
+                                                             "pad": str(msg["version"] % 10) * 100_000}]]
                         assert not self.versions or msg["version"] > self.versions[-1]
                         self.versions.append(msg["version"])
                     else:
@@ -461,7 +466,7 @@ def test_protocol_pings_never_land_inside_a_snapshot_frame_of_a_slow_client(tmp_
                 while not stop.is_set():
                     for _ in range(20):
                         version += 1
-                        hub.publish(topic, version, json.dumps({"version": version, "pad": "x" * 100_000}).encode())
+                        hub.publish(topic, version, json.dumps({"version": version, "pad": str(version % 10) * 100_000}).encode())
                         time.sleep(0.002)
                     time.sleep(0.08)
 

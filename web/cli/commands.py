@@ -28,10 +28,22 @@ EXIT_FAILURE = 1
 EXIT_BAD_FILE = 3
 """Exit code for a bad input file (malformed or truncated line, unknown shoe)."""
 
-_EXIT_CODES = """\b
-Exit codes: 0 success; 1 failure (service rejected or unreachable, port
-taken, render failed); 2 bad arguments; 3 bad input file (the message
-names the line)."""
+_SIMULATE_EXIT_CODES = """\b
+Exit codes: 0 feed file written; 1 the file could not be written;
+2 bad arguments (the option is named, e.g. a cut card the shoe cannot hold)."""
+
+_REPLAY_EXIT_CODES = """\b
+Exit codes: 0 every message accepted (or already stored); 1 the service
+refused a message or is unreachable (the line is named); 2 bad arguments;
+3 bad input file (the message names the line)."""
+
+_RENDER_EXIT_CODES = """\b
+Exit codes: 0 PNG written; 1 the PNG could not be written; 2 bad arguments;
+3 bad input file, or no such shoe or table in it (the message names the line)."""
+
+_DEMO_EXIT_CODES = """\b
+Exit codes: 0 stopped (Ctrl+C, SIGTERM or --duration); 1 cannot serve
+(port taken); 2 bad arguments."""
 
 
 class BadFile(click.ClickException):
@@ -111,7 +123,7 @@ def _read_messages(path: Path) -> list[tuple[int, dict[str, Any]]]:
 
 
 # --------------------------------------------------------------------------- simulate
-@click.command(epilog=_EXIT_CODES)
+@click.command(epilog=_SIMULATE_EXIT_CODES)
 @click.option("--shoes", type=click.IntRange(min=1), default=1, show_default=True,
               help="Number of shoes to deal.")
 @click.option("--seed", default="0", show_default=True,
@@ -123,7 +135,7 @@ def _read_messages(path: Path) -> list[tuple[int, dict[str, Any]]]:
               help="Decks per shoe [default: the variant's, else 8].")
 @click.option("--first-shoe", type=click.IntRange(min=1), default=1, show_default=True,
               help="Number of the first shoe.")
-@click.option("--cut-card", type=click.IntRange(min=1), default=None,
+@click.option("--cut-card", type=int, default=None,
               help="Cut-card position in cards from the back of the shoe "
                    "[default: a random position from 14 to 52 in each shoe].")
 @click.option("--burn-between-rounds", is_flag=True,
@@ -156,6 +168,13 @@ def simulate(shoes: int, seed: str, out: Path, table: str, decks: int | None, fi
         decks = decks or preset.decks
         burn_between_rounds = burn_between_rounds or preset.burn_between_rounds
     decks = decks or simulator.DEFAULT_DECKS
+    if cut_card is not None:
+        from roads.shoe import ShoeError, check_cut_card_position
+
+        try:
+            check_cut_card_position(cut_card, decks)
+        except ShoeError as exc:
+            raise click.BadParameter(str(exc), param_hint="'--cut-card'") from None
     directory = out.parent if str(out.parent) else Path(".")
     if not directory.is_dir():
         raise click.BadParameter(f"directory {str(directory)!r} does not exist", param_hint="'--out'")
@@ -213,7 +232,7 @@ def _unlink(path: str) -> None:
 
 
 # --------------------------------------------------------------------------- replay
-@click.command(epilog=_EXIT_CODES)
+@click.command(epilog=_REPLAY_EXIT_CODES)
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--url", required=True, help="Service root, e.g. http://127.0.0.1:8000")
 @click.option("--token", required=True, envvar="ROADS_FEED_TOKEN", show_envvar=True,
@@ -318,7 +337,7 @@ def shoe_roads_from_file(path: Path, shoe: int, table: str | None) -> tuple[str,
     return table, roads, expected - 1, variant
 
 
-@click.command(epilog=_EXIT_CODES)
+@click.command(epilog=_RENDER_EXIT_CODES)
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--shoe", type=click.IntRange(min=1), required=True, help="Shoe number to draw.")
 @click.option("--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path),
@@ -383,7 +402,7 @@ def _render_png(snapshot: dict[str, Any], *, width: int, height: int, lang: str,
 
 
 # --------------------------------------------------------------------------- demo
-@click.command(epilog=_EXIT_CODES)
+@click.command(epilog=_DEMO_EXIT_CODES)
 @click.option("--host", default="127.0.0.1", show_default=True, metavar="ADDRESS",
               help="Bind address; 0.0.0.0 (or ::) serves every network interface, so screens on "
                    "other machines can open the lobby (writes still need the feed token).")

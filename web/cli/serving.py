@@ -8,6 +8,7 @@ not land in the log either): ``"GET /tables/T1?… HTTP/1.1" 200 -``.
 
 from __future__ import annotations
 
+import json
 import socket
 from typing import Any
 
@@ -23,6 +24,28 @@ class RequestHandler(WSGIRequestHandler):
         self.log_request(code)
         self.send_response_only(code, message)
         self.send_header("Date", self.date_time_string())
+
+    _PARSE_CODES = {400: "bad_request", 408: "request_timeout", 414: "uri_too_long", 431: "headers_too_large"}
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """The standard library's refusals of a request it cannot parse (431 for a header line
+        over 64 KiB or more than 100 headers, 414 for a request line over 64 KiB, 400) in the
+        one JSON error shape of :mod:`web.http.errors`, instead of its HTML page; the
+        connection is closed after it."""
+        text = message or self.responses.get(code, ("error",))[0]
+        err = {"status": code, "code": self._PARSE_CODES.get(code, "http_error"), "message": text, "field": None}
+        body = json.dumps({"error": err}, separators=(",", ":")).encode("utf-8", "replace")
+        self.close_connection = True
+        try:
+            self.send_response(code, text)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Connection", "close")
+            self.end_headers()
+            if self.command != "HEAD" and code >= 200 and code not in (204, 304):
+                self.wfile.write(body)
+        except OSError:  # the client went away
+            pass
 
     def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
         """Log ``"METHOD /path?… PROTOCOL" code size``: the query string is never written."""

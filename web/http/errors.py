@@ -27,6 +27,7 @@ from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
 from roads import errors as domain
+from web.stores.base import StoreUnavailable
 from web.settings import get_settings
 
 
@@ -123,6 +124,7 @@ DOMAIN_STATUS: dict[type[domain.TableError], int] = {
     domain.ResultContradiction: 422,
     domain.TooManyCopies: 422,
     domain.BurnCount: 422,
+    domain.CutCardPosition: 422,
     domain.UnknownVariant: 422,
     domain.DealOrder: 422,
     domain.BadTableState: 422,
@@ -131,14 +133,19 @@ DOMAIN_STATUS: dict[type[domain.TableError], int] = {
     domain.UnknownTable: 404,
     domain.UnknownShoe: 404,
     domain.UnknownRound: 404,
-    # not a card at all
+    # not a card, not a table id at all
     domain.BadCardText: 400,
+    domain.BadTableId: 400,
+    # a deployment's bound on its tables
+    domain.TableNotAllowed: 403,
+    domain.TooManyTables: 403,
 }
 """The HTTP status of every :mod:`roads.errors` class (a test checks that none is missing).
 The answer's ``code``, ``message``, ``field`` and extra keys are the error's own."""
 
 
 _BY_STATUS: dict[int, type[ApiError]] = {400: BadRequest, 404: NotFound, 409: Conflict, 422: Unprocessable}
+
 
 
 def from_domain_error(e: domain.TableError) -> ApiError:
@@ -150,7 +157,7 @@ def from_domain_error(e: domain.TableError) -> ApiError:
     message = e.message
     if isinstance(e, domain.RoundConflict):
         message += f" To correct the stored round, PUT it to /api/tables/{e.table}/shoes/{e.shoe}/rounds/{e.round}"
-    return _BY_STATUS[status](message, field=e.field, code=e.code, status=status, extra=dict(e.extra))
+    return _BY_STATUS.get(status, ApiError)(message, field=e.field, code=e.code, status=status, extra=dict(e.extra))
 
 
 def error_response(err: ApiError) -> Response:
@@ -160,7 +167,7 @@ def error_response(err: ApiError) -> Response:
         resp = Response(_html_page(err).encode("utf-8", "replace"), status=err.status, mimetype="text/html")
     else:
         # "replace": a message quoting an unpaired surrogate still encodes (never a 500).
-        text = json.dumps(body, ensure_ascii=False)
+        text = json.dumps(body, ensure_ascii=False, separators=(",", ":"))  # compact, as success bodies
         resp = Response(text.encode("utf-8", "replace"), status=err.status, mimetype="application/json")
     if err.status == 401:
         resp.headers["WWW-Authenticate"] = 'Bearer realm="roads feed"'
@@ -225,6 +232,10 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(domain.TableError)
     def _domain_error(e: domain.TableError) -> Response:
         return error_response(from_domain_error(e))
+
+    @app.errorhandler(StoreUnavailable)
+    def _store_unavailable(e: StoreUnavailable) -> Response:
+        return error_response(Unavailable(str(e)))
 
     @app.errorhandler(HTTPException)
     def _http_error(e: HTTPException) -> Response | HTTPException:

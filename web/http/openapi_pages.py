@@ -165,7 +165,8 @@ def paths() -> dict[str, Any]:
                                               _query("w", {"type": "integer"}, "design width in pixels"),
                                               _query("h", {"type": "integer"}, "design height in pixels")],
                                              {"200": _model("the embed model"), **_errors(400, 404)}),
-        "/lobby/model.json": _get("lobbyModel", "pages", "The lobby screen model (one page of tiles)",
+        "/lobby/model.json": _get("lobbyModel", "pages", "The lobby screen document (every page), or one page's "
+                                  "models with page or orient",
                                   [*page_opts, *screen_opts], {"200": _model("the lobby model"), **_errors(400)}),
         "/screens/{name}": _get("screenPage", "pages", "A named lobby screen (ROADS_SCREENS)", [SCREEN, *page_opts],
                                 {"200": _html("the screen"), **_errors(400, 404)}),
@@ -178,6 +179,17 @@ def paths() -> dict[str, Any]:
                                     {"200": _png("the screen image"), "304": {"description": "not modified"},
                                      **_errors(400, 404)}),
         "/ws/lobby": _ws("lobbySocket", "Live lobby list", []),
+        "/ws/models/tables/{table_id}": _ws("tableModelsSocket", "Live board document of a table page (its "
+                                            "options; first frame whole, then deltas)",
+                                            [TABLE_ID, *page_opts, COLS, BEAD, GOOD]),
+        "/ws/models/embed/{table_id}": _ws("embedModelsSocket", "Live document of an embed (its options)",
+                                           [TABLE_ID, *page_opts, COLS, BEAD, GOOD,
+                                            _query("roads", {"type": "string"}, "comma-separated roads"),
+                                            _query("w", {"type": "integer"}, "design width in pixels"),
+                                            _query("h", {"type": "integer"}, "design height in pixels")]),
+        "/ws/models/lobby": _ws("lobbyModelsSocket", "Live document of a lobby screen (every page)",
+                                [*page_opts, *screen_opts]),
+        "/ws/models/screens/{name}": _ws("screenModelsSocket", "Live document of a named screen", [SCREEN, *page_opts]),
         "/ws/tables/{table_id}": _ws("tableSocket", "Live snapshots of one table (error frame + close 4404 "
                                      "for an unknown table)", [TABLE_ID]),
     }

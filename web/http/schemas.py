@@ -144,13 +144,14 @@ class ShoeIn(_Strict):
     ``burn``: the burn cards, turned card first (its value says how many more are burned:
     A = 1 ... 9 = 9, 10/J/Q/K = 10; seeds 000-002), so the list holds 1 + that many cards;
     empty when the feed does not know them. ``cut_card_position``: where the cut card was
-    placed, in cards from the back of the shoe (``None`` = not known). ``variant``: a preset
+    placed, in cards from the back of the shoe (``None`` = not known; the record refuses one
+    outside :func:`roads.shoe.cut_card_range`, 422 ``cut_card_position``). ``variant``: a preset
     id of :mod:`roads.variants` for this shoe (default: the table's configured variant).
     """
 
     shoe: ShoeNumber
     burn: Annotated[list[CardText], Field(max_length=11)] = []
-    cut_card_position: Annotated[int, Field(ge=0, le=52 * 16)] | None = None
+    cut_card_position: int | None = None  # its range depends on the decks: roads.shoe.cut_card_range
     variant: Annotated[str, Field(min_length=1, max_length=64)] | None = None
 
 

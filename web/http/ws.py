@@ -8,14 +8,16 @@ Endpoints:
 Protocol (server -> client, JSON text frames)::
 
     {"type": "snapshot", "topic": "table:T1", "version": 57, "data": {...the full snapshot...}}
-    {"type": "keepalive", "topic": "table:T1", "version": 57}
+    {"type": "delta", "topic": "table:T1", "base": 57, "version": 58, "ops": [...]}
+    {"type": "keepalive", "topic": "table:T1", "version": 58}
     {"type": "error", "error": {"status": 404, "code": "unknown_table", "message": "...", "field": "table_id"}}
 
-The first frame after connecting is always the full current snapshot; after that, every
-newer version is sent as a full snapshot too, so a client resyncs simply by rendering what
-it gets (or by reconnecting). An unknown table gets the error frame, then close code 4404.
-Client -> server frames are read and dropped: more than :data:`MAX_CLIENT_FRAMES` between
-two checks (at least every :data:`POLL_S` seconds) closes the connection with 1008.
+The first frame after connecting is always the full current snapshot; after that, a client
+that holds the previous version gets the delta (:mod:`web.frames`, :mod:`web.delta`), any
+other (it skipped versions, or the shoe changed) the full snapshot again; a client that sees
+a gap resyncs by reconnecting (docs/frontend.md "Live updates"). An unknown table gets the
+error frame, then close code 4404. Client -> server frames are read and dropped: more than
+:data:`MAX_CLIENT_FRAMES` within :data:`POLL_S` seconds closes the connection with 1008.
 WebSocket pings are answered by simple-websocket itself.
 
 Fan-out, slow and dead clients (docs/frontend.md "Live updates": latest-only per client,
@@ -26,7 +28,8 @@ straight to the socket when the socket takes it at once; otherwise the connectio
 thread finishes it, blocking only itself, and a newer version replaces the one still
 waiting: nothing is queued per client. Sending one frame to a thousand screens is a
 thousand non-blocking ``send`` calls from one thread instead of a thousand thread wake-ups
-with per-client framing. A closed connection frees its thread within :data:`POLL_S`; a dead
+with per-client framing. A connection's thread sleeps until it has something to do (an idle
+screen costs no wake-ups) and a closed connection frees it at once; a dead
 peer is dropped by the protocol ping (``ROADS_WS_PING_S``) that simple-websocket sends.
 simple-websocket writes to the same socket from its own threads (pings, pong and close
 replies, ``ws.send``), so each connection's socket is wrapped (:class:`SerialSocket`) and
@@ -58,7 +61,9 @@ from simple_websocket import ConnectionClosed
 
 from web.settings import get_settings
 from web.http import handshake
-from web.http.errors import ApiError
+from roads import errors as domain
+from web.http.errors import ApiError, from_domain_error
+from web.frames import FrameCache, text_frame
 from web.hub import Hub, Message
 from web.service import get_service
 
@@ -84,59 +89,6 @@ LOBBY_TOPIC = "lobby"
 def table_topic(table_id: str) -> str:
     """The hub topic of a table's snapshots (:class:`web.hub.Hub`): ``"table:<table_id>"``."""
     return f"table:{table_id}"
-
-
-def text_frame(payload: bytes) -> bytes:
-    """An unmasked, uncompressed, final RFC 6455 text frame (server to client) carrying ``payload``.
-
-    Server frames are never masked, so one frame serves every client of a topic. Per-message
-    compression is optional per message (RFC 7692 section 6: RSV1 marks a compressed one),
-    so this frame is also valid on connections that negotiated ``permessage-deflate``.
-    """
-    n = len(payload)
-    if n < 126:
-        header = bytes((0x81, n))
-    elif n < 65536:
-        header = bytes((0x81, 126)) + n.to_bytes(2, "big")
-    else:
-        header = bytes((0x81, 127)) + n.to_bytes(8, "big")
-    return header + payload
-
-
-class FrameCache:
-    """The frame of each topic's latest message, built once per version per process.
-
-    Holds one entry per topic (the tables plus the lobby), so it is bounded by the number of
-    tables. Thread-safe.
-    """
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._frames: dict[str, tuple[Message, str, bytes]] = {}
-
-    def _entry(self, topic: str, message: Message) -> tuple[Message, str, bytes]:
-        with self._lock:
-            hit = self._frames.get(topic)
-            if hit is not None and hit[0] is message:
-                return hit
-        text = '{"type":"snapshot","topic":%s,"version":%d,"data":%s}' % (
-            json.dumps(topic), message.version, message.payload.decode("utf-8"))
-        entry = (message, text, text_frame(text.encode("utf-8")))
-        with self._lock:
-            self._frames[topic] = entry
-        return entry
-
-    def frame(self, topic: str, message: Message) -> str:
-        """``{"type":"snapshot","topic":...,"version":...,"data":<payload>}`` for ``message``.
-
-        ``message.payload`` must be UTF-8 JSON (a snapshot or the lobby list); it is inserted
-        as is, never decoded into objects and encoded again.
-        """
-        return self._entry(topic, message)[1]
-
-    def wire(self, topic: str, message: Message) -> bytes:
-        """:meth:`frame` as the bytes of one WebSocket text frame (see :func:`text_frame`)."""
-        return self._entry(topic, message)[2]
 
 
 def keepalive_frame(topic: str, version: int) -> str:
@@ -188,6 +140,29 @@ class SerialSocket:
         return getattr(self._sock, name)
 
 
+class _WakeOnInput:
+    """simple-websocket's ``ws.event`` (its reader thread sets it for every client frame and
+    when the connection closes) that also wakes the connection's :class:`Subscriber`."""
+
+    __slots__ = ("_event", "_sub")
+
+    def __init__(self, event: Any, sub: "Subscriber") -> None:
+        self._event, self._sub = event, sub
+
+    def set(self) -> None:
+        self._event.set()
+        self._sub.wake()
+
+    def clear(self) -> None:
+        self._event.clear()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        return self._event.wait(timeout)
+
+    def is_set(self) -> bool:
+        return self._event.is_set()
+
+
 class Subscriber:
     """Delivery state of one open connection: the newest message only, never a queue.
 
@@ -222,6 +197,11 @@ class Subscriber:
         self.busy = False  # the handler thread is writing
         self.dead = False
         self.closed = False  # the socket is closed (or closing): no write may start
+        self.woken = False
+        event = getattr(ws, "event", None)
+        self.wakes = all(hasattr(event, name) for name in ("set", "clear", "wait"))
+        if self.wakes:
+            ws.event = _WakeOnInput(event, self)
         if self.raw:
             ws.sock = SerialSocket(self, sock)
 
@@ -234,7 +214,7 @@ class Subscriber:
                 self.pending = message
                 self.cond.notify_all()
                 return
-            wire = self.frames.wire(self.topic, message)
+            wire = self.frames.wire_for(self.topic, message, self.version)
             try:
                 sent = self.sock.send(wire, socket.MSG_DONTWAIT)
             except BlockingIOError:
@@ -291,12 +271,14 @@ class Subscriber:
             self.cond.wait_for(lambda: not self.writing, timeout=CLOSE_WAIT_S)
         self.sock.close()
 
-    def write_blocking(self, message: Message) -> None:
-        """Write ``message`` now, blocking this thread until the socket took it all."""
+
+    def write_blocking(self, message: Message, have: int | None = None) -> None:
+        """Write ``message`` now (as a delta when the client holds ``have``, its base; else
+        the snapshot frame), blocking this thread until the socket took it all."""
         if self.raw:
-            self._sendall(self.frames.wire(self.topic, message))
+            self._sendall(self.frames.wire_for(self.topic, message, have))
         else:
-            self.ws.send(self.frames.frame(self.topic, message))
+            self.ws.send(self.frames.text_for(self.topic, message, have).decode("utf-8"))
 
     def _sendall(self, data: bytes) -> None:
         if not self.ws.connected:
@@ -313,21 +295,36 @@ class Subscriber:
             self.dead = True
             self.cond.notify_all()
 
+    def wake(self) -> None:
+        """The client sent a frame or the connection closed (simple-websocket's reader thread)."""
+        with self.cond:
+            self.woken = True
+            self.cond.notify_all()
+
     def run(self, keepalive_s: float) -> None:
         """Handler thread: write what :meth:`offer` could not, keepalives, until the client goes.
 
-        Wakes at least every :data:`POLL_S` seconds to notice a closed connection (which then
-        frees this thread) and to read and drop client frames.
+        Sleeps until there is something to write, a client frame to read and drop, the
+        connection closed (simple-websocket's reader thread wakes it: :class:`_WakeOnInput`)
+        or a keepalive is due, so an idle screen costs no wake-ups. Without that hook (a
+        connection object of another kind) it wakes every :data:`POLL_S` seconds instead.
         """
-        idle_since = time.monotonic()
+        idle_since = window_start = time.monotonic()
+        window_frames = 0
         while self.ws.connected:
             with self.cond:
-                self.cond.wait_for(lambda: self.dead or self.rest or self.pending is not None,
-                                   timeout=min(POLL_S, keepalive_s))
+                if self.wakes:
+                    timeout = max(0.01, idle_since + keepalive_s - time.monotonic())
+                else:
+                    timeout = min(POLL_S, keepalive_s)
+                self.cond.wait_for(lambda: (self.dead or self.rest or self.pending is not None or self.woken
+                                            or not self.ws.connected), timeout=timeout)
                 if self.dead:
                     return
+                woken, self.woken = self.woken, False
                 rest, pending = bool(self.rest), self.pending
                 self.pending = None
+                have = self.version
                 if pending is not None:
                     self.version = pending.version
                 ping = not rest and pending is None and time.monotonic() - idle_since >= keepalive_s
@@ -336,9 +333,13 @@ class Subscriber:
             try:
                 if not self.ws.connected:
                     return
-                _drain(self.ws)
+                if woken or not self.wakes:
+                    now = time.monotonic()
+                    if now - window_start >= POLL_S:  # at most MAX_CLIENT_FRAMES per POLL_S
+                        window_start, window_frames = now, 0
+                    window_frames += _drain(self.ws, MAX_CLIENT_FRAMES - window_frames)
                 if pending is not None:
-                    self.write_blocking(pending)  # finishes a begun frame first
+                    self.write_blocking(pending, have)  # finishes a begun frame first
                 elif rest:
                     self._sendall(b"")  # finish the frame offer() began (unless a writer already did)
                 if ping:
@@ -445,11 +446,12 @@ def stream(ws: Any, topic: str, initial: Callable[[], tuple[int, bytes]]) -> Non
         fanout.unsubscribe(sub)
 
 
-def _drain(ws: Any) -> None:
-    """Read and drop what the client sent (bounded); close a client that floods (1008)."""
-    for _ in range(MAX_CLIENT_FRAMES):
+def _drain(ws: Any, budget: int = MAX_CLIENT_FRAMES) -> int:
+    """Read and drop what the client sent; returns how many frames. More than ``budget``
+    closes the client (1008): it floods."""
+    for count in range(budget + 1):
         if ws.receive(timeout=0) is None:
-            return
+            return count
     ws.close(reason=1008, message="too many client messages")
     raise ConnectionClosed(1008, "too many client messages")
 
@@ -460,7 +462,8 @@ def table_socket(ws: Any, table_id: str) -> None:
     service = get_service()
     try:
         service.table(table_id)
-    except ApiError as err:
+    except domain.TableError as e:
+        err = from_domain_error(e)
         ws.send(error_frame(err))
         ws.close(reason=CLOSE_UNKNOWN_TABLE if err.status == 404 else 1008, message=err.code)
         return

@@ -1,2 +1,2 @@
-"""Drawing boards: the palette (``theme``), the geometry (``layout``), bundled fonts (``fonts``)
-and the Pillow painter (``board``). No Flask here: pure functions from snapshot to image."""
+"""Drawing boards: one board model (``model``, ``screen``, ``pieces``, ``panels``, ``cells``, ``prims``, ``layout``)
+painted by Pillow (``paint_png``; ``board`` in one call) with one palette (``theme``) and bundled ``fonts``; no Flask."""

@@ -21,6 +21,7 @@ from typing import Any, Mapping, Sequence
 from web.render import cells as cells_mod
 from web.render import layout, live_panel, panels
 from web.render.cells import GEOMETRY
+from web.render.pieces import MODEL_VERSION, glyphs, has_rounds, road_models, venue_time
 from web.render.prims import fit, label, panel, text
 
 SCREEN_BIG_PX = 36
@@ -93,8 +94,6 @@ def tile_model(snapshot: Mapping[str, Any], opts: Any, *, last_at: str | None = 
     import time
 
     now = time.time() if now is None else float(now)
-    from web.render.model import MODEL_VERSION, _has_rounds, _roads, glyphs, venue_time
-
     screen = bool(opts.extra.get("screen"))
     lang, min_px = opts.lang, opts.min_text
     g = tile_geometry(opts.width, opts.height, min_text=min_px, screen=screen)
@@ -140,8 +139,8 @@ def tile_model(snapshot: Mapping[str, Any], opts: Any, *, last_at: str | None = 
     ps.insert(len(ps) - (1 if when or st_words else 0), panel("line2", l2, None,
                                                    [text(st, l2["x"], l2["y"] + l2["h"] / 2, ss, "muted", lang=lang)]))
     # roads
-    roads = _roads(snapshot, regs, opts)
-    if not _has_rounds(snapshot):
+    roads = road_models(snapshot, regs, opts)
+    if not has_rounds(snapshot):
         br = regs["big_road"]
         t, s = fit(label("ui.no_rounds_yet", lang), br["w"] * 0.9, small, lang, weight="r", min_size=min_px)
         ps.append(panel("note", br, None, [text(t, br["x"] + br["w"] / 2, br["y"] + br["h"] / 2, s, "muted",
@@ -228,8 +227,6 @@ def lobby_model(entries: Sequence[tuple[Mapping[str, Any], str | None, bool]], o
     ``tile_cache(snapshot, tile_opts, last_at, stale) -> model`` may memoise tiles."""
     import time
     from dataclasses import replace
-
-    from web.render.model import MODEL_VERSION
 
     lang, min_px = opts.lang, opts.min_text
     geo = page_tiles(opts.width, opts.height, len(entries), min_text=min_px)

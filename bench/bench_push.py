@@ -1,0 +1,617 @@
+"""Push at studio and web-lobby scale, both tiers, each figure beside its anchor in the same run.
+
+Scenarios (bounded in count and time, loopback only; ``--only`` picks some):
+
+- ``embedded-tables``: the embedded tier (gunicorn gthread, one process, SQLite) with 200
+  tables x 10 screens, each table dealing 1 round/s for ``--seconds``: rounds/s sustained,
+  median and p99 feed-to-screen; anchor: Node ``ws`` broadcasting the same frames.
+- ``embedded-4000``: 4,000 screens on one table connect; 20 rounds; every screen must get
+  every update; anchor: Node ``ws``, same frames, same screens.
+- ``nchan-one``: the production tier (the service publishing to nginx + nchan), 10,000
+  screens on one table, 20 rounds; anchor: Node ``ws`` (the floor).
+- ``nchan-tables``: the production tier, 200 tables x 50 screens, 1 round/s per table.
+- ``bytes``: bytes per update per screen at round 80 (median over 50 shoes): the delta frame
+  beside the whole snapshot a screen used to get; and the snapshot's encoding, orjson beside
+  ``json.dumps`` (the same bytes).
+- ``png``: a cached 1080p PNG re-served through nginx (wrk) beside the service itself and
+  Node serving the same bytes.
+
+Latency is from just before the feed POST is sent (or, for the floor, the frame's POST to
+the Node server) to the moment a screen has the whole frame of that version or a newer one;
+both ends read the same wall clock. Server CPU is read from ``/proc/<pid>/stat`` of the
+service (the gunicorn worker), of nginx's workers and of the Node floor, separately from the
+load generator's (the Node client process), whose share of the two cores is printed too: on
+2 cores the client competes with the server, so every figure says what the client used.
+
+The load generator is ``bench/node/clients.js`` (npm ``ws``, installed at bench time into the
+git-ignored ``bench/.npm``). Usage::
+
+    .venv/bin/python bench/bench_push.py                        # everything (~5 minutes)
+    .venv/bin/python bench/bench_push.py --only bytes,png
+    .venv/bin/python bench/bench_push.py --only nchan-one --screens 2000
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+NPM_DIR = ROOT / "bench" / ".npm"
+NODE_DIR = ROOT / "bench" / "node"
+TOKEN = "bench-token"
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+# ----------------------------------------------------------------------------- processes and CPU
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_port(port: int, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"nothing listens on 127.0.0.1:{port}") from None
+            time.sleep(0.05)
+
+
+def tree(pid: int) -> list[int]:
+    """``pid`` and every descendant (from /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as f:
+                    ppid = int(f.read().rsplit(b")", 1)[1].split()[1])
+                children.setdefault(ppid, []).append(int(entry))
+            except (OSError, IndexError, ValueError):
+                pass
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        todo.extend(children.get(p, ()))
+    return out
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """utime + stime of ``pids`` (seconds; gone processes count 0)."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        except (OSError, IndexError, ValueError):
+            pass
+    return total / CLK_TCK
+
+
+def loadavg() -> str:
+    return open("/proc/loadavg").read().split()[0]
+
+
+def stop(proc: subprocess.Popen | None) -> None:
+    if proc is None or proc.poll() is not None:
+        return
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=10)
+    except (subprocess.TimeoutExpired, ProcessLookupError, PermissionError):
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        proc.wait(timeout=10)
+
+
+def ensure_node_ws() -> None:
+    """npm ``ws`` in bench/.npm (git-ignored), installed with npm the first time."""
+    if (NPM_DIR / "node_modules" / "ws").is_dir():
+        return
+    if not shutil.which("npm") or not shutil.which("node"):
+        raise SystemExit("bench_push needs Node.js and npm (Debian packages nodejs, npm)")
+    subprocess.run(["npm", "install", "--prefix", str(NPM_DIR), "--no-save", "--no-audit", "--no-fund", "ws@8"],
+                   check=True, stdout=subprocess.DEVNULL)
+
+
+def node_env() -> dict[str, str]:
+    return {**os.environ, "NODE_PATH": str(NPM_DIR / "node_modules")}
+
+
+class Service:
+    """gunicorn gthread, one worker, on a fresh data directory (``env`` adds settings)."""
+
+    def __init__(self, threads: int, env: dict[str, str] | None = None) -> None:
+        self.dir = tempfile.mkdtemp(prefix="roads-bench-")
+        self.port = free_port()
+        gunicorn = str(Path(sys.executable).with_name("gunicorn"))
+        full_env = {**os.environ, "ROADS_DATA_DIR": self.dir, "ROADS_FEED_TOKEN": TOKEN, **(env or {})}
+        self.proc = subprocess.Popen(
+            [gunicorn, "-k", "gthread", "-w", "1", "--threads", str(threads), "--worker-connections",
+             str(threads + 200), "--backlog", "8192", "--keep-alive", "75", "-b", f"127.0.0.1:{self.port}", "--graceful-timeout", "2",
+             "--log-level", "warning", "web:create_app()"],
+            cwd=str(ROOT), env=full_env, start_new_session=True, stdout=subprocess.DEVNULL)
+        wait_port(self.port)
+        self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        self.durations: list[float] = []
+
+    def pids(self) -> list[int]:
+        return tree(self.proc.pid)
+
+    def post(self, table: str, shoe: int, number: int, cards: tuple[list[str], list[str]]) -> tuple[float, int]:
+        """POST one round; returns (wall time just before sending, new version)."""
+        body = json.dumps({"shoe": shoe, "round": number, "player": cards[0], "banker": cards[1]})
+        for attempt in (1, 2):
+            t = time.time()
+            try:
+                self.conn.request("POST", f"/api/tables/{table}/rounds", body=body,
+                                  headers={"Content-Type": "application/json", "Authorization": f"Bearer {TOKEN}"})
+                resp = self.conn.getresponse()
+                data = resp.read()
+                self.durations.append(time.time() - t)
+                break
+            except (OSError, http.client.HTTPException):  # an idle keep-alive connection the server closed
+                self.conn.close()
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                if attempt == 2:
+                    raise
+        if resp.status != 201:
+            raise RuntimeError(f"feed POST answered {resp.status}: {data[:200]!r}")
+        return t, json.loads(data)["version"]
+
+    def close(self) -> None:
+        self.conn.close()
+        stop(self.proc)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class Nginx:
+    """nginx + nchan from deploy/nginx-nchan.conf (rendered by deploy/render.py) in a temp folder."""
+
+    def __init__(self, upstream_port: int | None, workers: str = "auto") -> None:
+        self.dir = tempfile.mkdtemp(prefix="roads-bench-nginx-")
+        os.chmod(self.dir, 0o777)
+        self.port, self.publish_port = free_port(), free_port()
+        self.upstream_port = upstream_port
+        self.workers = workers
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def publish_url(self) -> str:
+        return f"http://127.0.0.1:{self.publish_port}/pub/"
+
+    def start(self, upstream_port: int) -> None:
+        values = {"RUN_DIR": self.dir, "WORKERS": self.workers, "CONNECTIONS": "32768",
+                  "NOFILE": str(__import__("resource").getrlimit(__import__("resource").RLIMIT_NOFILE)[1]),
+                  "LISTEN": f"127.0.0.1:{self.port}", "PUBLISH_LISTEN": f"127.0.0.1:{self.publish_port}",
+                  "UPSTREAM": f"127.0.0.1:{upstream_port}", "STATIC_DIR": str(ROOT / "static")}
+        conf = subprocess.run([sys.executable, str(ROOT / "deploy" / "render.py"), str(ROOT / "deploy" / "nginx-nchan.conf"),
+                               *[f"{k}={v}" for k, v in values.items()]], check=True, capture_output=True, text=True).stdout
+        Path(self.dir, "nginx.conf").write_text(conf)
+        self.proc = subprocess.Popen([shutil.which("nginx") or "/usr/sbin/nginx", "-p", self.dir, "-c",
+                                      str(Path(self.dir, "nginx.conf")), "-g", "daemon off;"],
+                                     start_new_session=True, stderr=subprocess.DEVNULL)
+        wait_port(self.port)
+        wait_port(self.publish_port)
+
+    def pids(self) -> list[int]:
+        return [p for p in tree(self.proc.pid) if p != self.proc.pid] if self.proc else []
+
+    def close(self) -> None:
+        stop(self.proc)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class Floor:
+    """bench/node/ws_floor.js: Node ``ws`` broadcasting posted frames."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.proc = subprocess.Popen(["node", str(NODE_DIR / "ws_floor.js"), str(self.port)], env=node_env(),
+                                     stdout=subprocess.PIPE, text=True, start_new_session=True)
+        assert self.proc.stdout.readline().startswith("listening")
+        self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+
+    def pids(self) -> list[int]:
+        return [self.proc.pid]
+
+    def publish(self, channel: str, frame: bytes) -> float:
+        for attempt in (1, 2):
+            t = time.time()
+            try:
+                self.conn.request("POST", f"/pub/{channel}", body=frame)
+                self.conn.getresponse().read()
+                return t
+            except (OSError, http.client.HTTPException):
+                self.conn.close()
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    def close(self) -> None:
+        self.conn.close()
+        stop(self.proc)
+
+
+class Clients:
+    """bench/node/clients.js with ``per_url`` screens on each of ``urls``, spread over
+    ``procs`` Node processes (one per core: each is one event loop)."""
+
+    def __init__(self, urls: list[str], per_url: int, timeout: float = 180, procs: int = 0) -> None:
+        self.dir = tempfile.mkdtemp(prefix="roads-bench-clients-")
+        procs = procs or min(os.cpu_count() or 2, 2)
+        self.outs, self.procs = [], []
+        for shard in range(procs):
+            out = os.path.join(self.dir, f"records{shard}.bin")
+            cfg = os.path.join(self.dir, f"cfg{shard}.json")
+            Path(cfg).write_text(json.dumps({"urls": urls, "perUrl": per_url, "concurrency": 128,
+                                             "connectTimeoutMs": int(timeout * 1000), "out": out,
+                                             "shard": shard, "shards": procs}))
+            self.outs.append(out)
+            self.procs.append(subprocess.Popen(["node", "--max-old-space-size=4096", str(NODE_DIR / "clients.js"), cfg],
+                                               env=node_env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                               text=True, start_new_session=True))
+        self.connected = self.failed = 0
+        self.connect_s = 0.0
+        for proc in self.procs:
+            _, ok, failed, seconds = self._line(proc, timeout).split()
+            self.connected += int(ok)
+            self.failed += int(failed)
+            self.connect_s = max(self.connect_s, float(seconds))
+
+    @staticmethod
+    def _line(proc: subprocess.Popen, timeout: float) -> str:
+        import selectors
+
+        sel = selectors.DefaultSelector()
+        sel.register(proc.stdout, selectors.EVENT_READ)
+        try:
+            if not sel.select(timeout):
+                raise RuntimeError("load generator timed out")
+        finally:
+            sel.close()
+        line = proc.stdout.readline()
+        if not line:
+            raise RuntimeError("load generator exited")
+        return line.strip()
+
+    def command(self, cmd: str, timeout: float = 60) -> list[str]:
+        for proc in self.procs:
+            proc.stdin.write(cmd + "\n")
+            proc.stdin.flush()
+        return [self._line(proc, timeout) for proc in self.procs]
+
+    def records(self) -> list[tuple[int, int, int, int, float]]:
+        """(url, screen, version, size, time) of every frame since the last call."""
+        self.command("dump", timeout=120)
+        out = []
+        for path in self.outs:
+            out.extend(struct.iter_unpack("<iiiid", Path(path).read_bytes()))
+        return out
+
+    def pids(self) -> list[int]:
+        return [proc.pid for proc in self.procs]
+
+    def close(self) -> None:
+        try:
+            self.command("quit", timeout=5)
+        except Exception:
+            pass
+        for proc in self.procs:
+            stop(proc)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+# ----------------------------------------------------------------------------- rounds and frames
+def dealt(count: int, seed: int) -> list[tuple[list[str], list[str]]]:
+    """``count`` legal rounds dealt by the tableau from one shuffled 8-deck shoe (seeded)."""
+    from roads.cards import full_deck
+    from roads.tableau import deal_round
+
+    cards = full_deck() * 8
+    random.Random(seed).shuffle(cards)
+    it = iter(cards)
+    out = []
+    for _ in range(count):
+        p, b = deal_round(lambda: next(it))
+        out.append(([str(c) for c in p], [str(c) for c in b]))
+    return out
+
+
+def recorded_frames(tables: list[str], rounds: int) -> dict[str, list[bytes]]:
+    """The frames a screen of each table gets (first the snapshot after round 1, then one
+    delta per round), made by an in-process service fed the same rounds as the bench."""
+    from web import create_app
+    from web.frames import FrameCache
+    from web.service import get_service
+
+    with tempfile.TemporaryDirectory() as d:
+        app = create_app({"TESTING": True, "ROADS_FEED_TOKEN": TOKEN, "ROADS_DATA_DIR": d})
+        client, hub, frames = app.test_client(), get_service(app).hub, FrameCache()
+        out: dict[str, list[bytes]] = {}
+        for k, table in enumerate(tables):
+            topic, have = f"table:{table}", None
+            for i, cards in enumerate(dealt(rounds, seed=k), 1):
+                client.post(f"/api/tables/{table}/rounds", json={"shoe": 1, "round": i, "player": cards[0],
+                                                                  "banker": cards[1]},
+                            headers={"Authorization": f"Bearer {TOKEN}"})
+                message = hub.latest(topic)
+                out.setdefault(table, []).append(frames.text_for(topic, message, have))
+                have = message.version
+        get_service(app).close()
+    return out
+
+
+# ----------------------------------------------------------------------------- measuring
+def latencies(posts: dict[tuple[int, int], float], records, clients_per_url: int) -> dict[str, float]:
+    """Feed-to-screen figures: for each posted (url, version) and each screen of that url,
+    the first frame of that version or newer. ``posts``: (url, version) -> POST wall time."""
+    by_client: dict[tuple[int, int], list[tuple[int, float]]] = {}
+    sizes = []
+    for url, client, version, size, t in records:
+        by_client.setdefault((url, client), []).append((version, t))
+        sizes.append(size)
+    lat, missing, got = [], 0, 0
+    per_url: dict[int, list[tuple[int, float]]] = {}
+    for (url, version), t in posts.items():
+        per_url.setdefault(url, []).append((version, t))
+    for (url, client), frames in by_client.items():
+        frames.sort(key=lambda f: f[1])
+        for version, t_post in per_url.get(url, ()):
+            arrival = next((t for v, t in frames if v >= version), None)
+            if arrival is None:
+                missing += 1
+            else:
+                got += 1
+                lat.append(arrival - t_post * 1000.0)
+    exact = sum(1 for (url, client), frames in by_client.items() for v, _ in frames
+                if (url, v) in posts)
+    lat.sort()
+    pick = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] if lat else float("nan")  # noqa: E731
+    return {"median_ms": pick(0.5), "p99_ms": pick(0.99), "max_ms": lat[-1] if lat else float("nan"),
+            "missing": missing, "got": got, "exact": exact, "screens": len(by_client),
+            "frame_bytes_median": statistics.median(sizes) if sizes else 0}
+
+
+def print_row(label: str, fig: dict, cpu_server: float, updates: int, client_cpu: float, window: float,
+              extra: str = "") -> None:
+    share = client_cpu / (window * (os.cpu_count() or 2)) if window > 0 else 0
+    print(f"  {label:<34} median {fig['median_ms']:7.1f} ms  p99 {fig['p99_ms']:7.1f} ms  "
+          f"server CPU {1000 * cpu_server / max(1, updates):6.2f} ms/update  "
+          f"frames {fig['got']}/{fig['got'] + fig['missing']} ({fig['screens']} screens)  "
+          f"client CPU {100 * share:4.1f}% of the cores{extra}", flush=True)
+
+
+def schedule(posts_per_s: float, count: int, fn) -> float:
+    """Call ``fn(i)`` for i in range(count), paced at ``posts_per_s`` (late calls go at once);
+    returns the achieved rate."""
+    t0 = time.monotonic()
+    for i in range(count):
+        delay = t0 + i / posts_per_s - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+        fn(i)
+    return count / max(1e-9, time.monotonic() - t0)
+
+
+def frame_version(frame: bytes) -> int:
+    i = frame.index(b'"version":') + 10
+    j = i
+    while frame[j:j + 1].isdigit():
+        j += 1
+    return int(frame[i:j])
+
+
+def run_tier(tier: str, tables: int, screens: int, rounds: int, rate: float, label: str) -> None:
+    """One load: ``tables`` tables x ``screens`` screens, ``rounds`` rounds per table after the
+    first, each table dealing ``rate`` rounds/s (so ``tables * rate`` posts per second)."""
+    names = [f"B{k:03d}" for k in range(tables)]
+    deals = {name: dealt(rounds + 1, seed=k) for k, name in enumerate(names)}
+    svc = nginx = floor = clients = None
+    try:
+        if tier == "floor":
+            frames = recorded_frames(names, rounds + 1)
+            floor = Floor()
+            for name in names:
+                floor.publish(f"table:{name}", frames[name][0])
+            urls = [f"ws://127.0.0.1:{floor.port}/table:{name}" for name in names]
+            servers = {"node ws": floor.pids()}
+        elif tier == "embedded":
+            svc = Service(threads=tables * screens + 100)
+            urls = [f"ws://127.0.0.1:{svc.port}/ws/tables/{name}" for name in names]
+            servers = {"service": svc.pids()}
+        else:
+            nginx = Nginx(None)
+            svc = Service(threads=100, env={"ROADS_NCHAN_PUBLISH_URL": nginx.publish_url, "ROADS_PUSH_URL": "/push/"})
+            nginx.start(svc.port)
+            urls = [f"ws://127.0.0.1:{nginx.port}/push/tables/{name}" for name in names]
+            servers = {"nginx": nginx.pids(), "service": svc.pids()}
+        if svc is not None:
+            for name in names:
+                svc.post(name, 1, 1, deals[name][0])
+        clients = Clients(urls, screens)
+        print(f"  {label}: {clients.connected} of {tables * screens} screens connected in {clients.connect_s:.1f} s"
+              f" ({clients.failed} failed), load {loadavg()}", flush=True)
+        time.sleep(1.0)
+        clients.records()  # the first frames
+        posts: dict[tuple[int, int], float] = {}
+
+        def post(i: int) -> None:
+            k, r = i % tables, i // tables + 1
+            if floor is not None:
+                frame = frames[names[k]][r]
+                posts[(k, frame_version(frame))] = floor.publish(f"table:{names[k]}", frame)
+            else:
+                t, v = svc.post(names[k], 1, r + 1, deals[names[k]][r])
+                posts[(k, v)] = t
+
+        if svc is not None:
+            svc.durations.clear()
+        cpu0 = {name: cpu_seconds(p) for name, p in servers.items()}
+        client0, w0 = cpu_seconds(clients.pids()), time.monotonic()
+        achieved = schedule(tables * rate, tables * rounds, post)
+        time.sleep(2.0)
+        window = time.monotonic() - w0
+        cpu = {name: cpu_seconds(p) - cpu0[name] for name, p in servers.items()}
+        client_cpu = cpu_seconds(clients.pids()) - client0
+        fig = latencies(posts, clients.records(), screens)
+        main = "node ws" if tier == "floor" else ("nginx" if tier == "nchan" else "service")
+        extra = "".join(f"  {name} CPU {1000 * c / len(posts):.2f} ms/update" for name, c in cpu.items() if name != main)
+        extra += f"  rounds/s {achieved:.0f} of {tables * rate:.0f}  frame {fig['frame_bytes_median']:.0f} B"
+        if svc is not None and svc.durations:
+            d = sorted(svc.durations)
+            extra += f"  feed POST median {1000 * d[len(d) // 2]:.1f} ms p99 {1000 * d[int(0.99 * len(d))]:.1f} ms"
+        print_row(f"{label} [{main}]", fig, cpu[main], len(posts), client_cpu, window, extra)
+    finally:
+        for thing in (clients, svc, nginx, floor):
+            if thing is not None:
+                thing.close()
+
+
+def bytes_at_round_80(shoes: int = 50) -> None:
+    """Median bytes a screen gets for round 80 (the delta) beside the whole snapshot frame."""
+    from web import create_app
+    from web.frames import FrameCache
+    from web.service import get_service
+
+    deltas, fulls = [], []
+    with tempfile.TemporaryDirectory() as d:
+        app = create_app({"TESTING": True, "ROADS_FEED_TOKEN": TOKEN, "ROADS_DATA_DIR": d})
+        client, hub, frames = app.test_client(), get_service(app).hub, FrameCache()
+        for k in range(shoes):
+            table = f"S{k:03d}"
+            for i, cards in enumerate(dealt(80, seed=1000 + k), 1):
+                client.post(f"/api/tables/{table}/rounds", json={"shoe": 1, "round": i, "player": cards[0],
+                                                                  "banker": cards[1]},
+                            headers={"Authorization": f"Bearer {TOKEN}"})
+            message = hub.latest(f"table:{table}")
+            deltas.append(len(frames.text_for(f"table:{table}", message, message.version - 1)))
+            fulls.append(len(frames.text_for(f"table:{table}", message, None)))
+        get_service(app).close()
+    print(f"  bytes per update per screen at round 80 (median of {shoes} shoes): delta {statistics.median(deltas):.0f} B"
+          f" (max {max(deltas)}), whole snapshot {statistics.median(fulls):.0f} B", flush=True)
+
+
+def encoding(shoes: int = 20, repeat: int = 200) -> None:
+    """Encoding an 80-round snapshot: orjson (web.views.encode, same bytes) beside json.dumps."""
+    from roads.shoe_roads import ShoeRoads
+    from roads.outcome import RoundResult
+    from roads.cards import parse_cards
+    from roads.snapshot import build_snapshot
+    from roads.variants import DEFAULT_VARIANT_ID, get_variant
+    from web.views import encode
+
+    fast, slow = [], []
+    for k in range(shoes):
+        roads = ShoeRoads()
+        for i, (p, b) in enumerate(dealt(80, seed=2000 + k), 1):
+            roads.record(i, RoundResult.from_cards(parse_cards(p), parse_cards(b)))
+        snap = build_snapshot(table="E", shoe=1, version=80, roads=roads, variant=get_variant(DEFAULT_VARIANT_ID))
+        assert encode(snap) == json.dumps(snap, ensure_ascii=False, separators=(",", ":")).encode()
+        for out, fn in ((fast, lambda: encode(snap)),
+                        (slow, lambda: json.dumps(snap, ensure_ascii=False, separators=(",", ":")).encode())):
+            t = time.perf_counter()
+            for _ in range(repeat):
+                fn()
+            out.append((time.perf_counter() - t) / repeat)
+    print(f"  encode an 80-round snapshot: orjson {1e6 * statistics.median(fast):.0f} us, json.dumps "
+          f"{1e6 * statistics.median(slow):.0f} us (same bytes), load {loadavg()}", flush=True)
+
+
+def wrk(url: str, seconds: int, connections: int) -> tuple[float, float]:
+    """(requests/s, wrk's own CPU seconds) of ``wrk -t1`` on ``url``."""
+    proc = subprocess.Popen(["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", url], stdout=subprocess.PIPE, text=True)
+    out = proc.stdout.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    rate = float(out.split("Requests/sec:")[1].split()[0])
+    return rate, usage.ru_utime + usage.ru_stime
+
+
+def png_reserve(seconds: int = 5) -> None:
+    if not shutil.which("wrk"):
+        print("  png: skipped (wrk not installed: Debian package 'wrk')")
+        return
+    nginx = Nginx(None)
+    svc = Service(threads=64)
+    floor = Floor()
+    try:
+        nginx.start(svc.port)
+        svc.post("T1", 1, 1, dealt(1, seed=3)[0])
+        path = "/tables/T1/board.png"
+        conn = http.client.HTTPConnection("127.0.0.1", svc.port, timeout=30)
+        conn.request("GET", path)
+        png = conn.getresponse().read()
+        floor.publish("png", png)
+        for label, url, pids in (("nginx proxy_cache", f"http://127.0.0.1:{nginx.port}{path}", nginx.pids()),
+                                 ("the service itself", f"http://127.0.0.1:{svc.port}{path}", svc.pids()),
+                                 ("node serving the bytes", f"http://127.0.0.1:{floor.port}/bytes/png", floor.pids())):
+            c0 = cpu_seconds(pids)
+            rate, client_cpu = wrk(url, seconds, 64)
+            server = cpu_seconds(pids) - c0
+            print(f"  png re-serve ({len(png) // 1024} KiB), {label:<24} {rate:8.0f} req/s  server CPU "
+                  f"{1e6 * server / max(1, rate * seconds):6.1f} us/req  wrk CPU {100 * client_cpu / (seconds * (os.cpu_count() or 2)):4.1f}%"
+                  f" of the cores, load {loadavg()}", flush=True)
+    finally:
+        floor.close()
+        svc.close()
+        nginx.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", default="bytes,png,embedded-4000,embedded-tables,nchan-one,nchan-tables")
+    parser.add_argument("--screens", type=int, default=0, help="override the screen count of the one-table loads")
+    parser.add_argument("--seconds", type=int, default=20, help="rounds per table of the many-table loads (1 round/s)")
+    args = parser.parse_args()
+    only = set(args.only.split(","))
+    ensure_node_ws()
+    print(f"bench_push on {os.cpu_count()} cores, load {loadavg()} at start", flush=True)
+    if "bytes" in only:
+        encoding()
+        bytes_at_round_80()
+    if "png" in only:
+        png_reserve()
+    if "embedded-4000" in only:
+        n = args.screens or 4000
+        run_tier("embedded", 1, n, 20, 2.0, f"embedded, {n} screens, 1 table")
+        run_tier("floor", 1, n, 20, 2.0, f"floor, {n} screens, 1 table")
+    if "embedded-tables" in only:
+        run_tier("embedded", 200, 10, args.seconds, 1.0, "embedded, 200 tables x 10 screens")
+        run_tier("floor", 200, 10, args.seconds, 1.0, "floor, 200 tables x 10 screens")
+    if "nchan-one" in only:
+        n = args.screens or 10000
+        run_tier("nchan", 1, n, 20, 2.0, f"nchan, {n} screens, 1 table")
+        run_tier("floor", 1, n, 20, 2.0, f"floor, {n} screens, 1 table")
+    if "nchan-tables" in only:
+        run_tier("nchan", 200, 50, args.seconds, 1.0, "nchan, 200 tables x 50 screens")
+        run_tier("floor", 200, 50, args.seconds, 1.0, "floor, 200 tables x 50 screens")
+    print(f"load {loadavg()} at the end", flush=True)
+
+
+if __name__ == "__main__":
+    main()

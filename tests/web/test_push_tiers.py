@@ -1,0 +1,295 @@
+"""Both push tiers end to end: the embedded one (``roads serve``, flask-sock) and the production
+one (``roads serve`` publishing to nginx + nchan, pages subscribing there; deploy/nginx-nchan.conf).
+
+Each tier gets a real-browser test (headless Chromium through Playwright): a table page stays
+live through 50 rounds, a dropped connection (rounds posted while it is down) and a new shoe,
+and at the end the page's document (its board model, pushed as deltas) equals its model JSON
+route's answer for the API's snapshot version. The nchan tier also gets
+protocol checks without a browser: deltas through nchan, the latest frame for new subscribers,
+the full-frame channel, the page's push endpoint, PNGs cached by nginx.
+
+nginx is started by the test on free loopback ports with a generated configuration in a
+temporary folder (tests/support/nchan.py); it skips without nginx or nchan unless
+``ROADS_TEST_REQUIRE_NCHAN=1`` (CI), the browser tests likewise with
+``ROADS_TEST_REQUIRE_BROWSER=1``. Every wait is bounded; processes are stopped at the end.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import re
+import shutil
+import time
+
+import pytest
+import requests
+import websocket
+
+from support.feed import FEED_TOKEN
+from support.nchan import NginxNchan
+from support.serving import ServeProcess
+from web.delta import apply as delta_apply
+
+pytestmark = [pytest.mark.slow]
+
+AUTH = {"Authorization": f"Bearer {FEED_TOKEN}"}
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+CATCH_UP_MS = 5000
+"""Longest a page may take to show a posted round here (generous: the machine is shared)."""
+
+
+def rounds(count: int, seed: int):
+    from support.feed import dealt_rounds
+
+    return dealt_rounds(count, seed=seed)
+
+
+class Tier:
+    """A running tier: :attr:`base` is where browsers and clients go, :attr:`service` the
+    roads process (feed writes go there)."""
+
+    def __init__(self, name: str, base: str, service: ServeProcess) -> None:
+        self.name, self.base, self.service = name, base, service
+        self.http = requests.Session()
+        self.next_round: dict[tuple[str, int], int] = {}
+
+    def post(self, table: str, shoe: int, player, banker) -> dict:
+        number = self.next_round.get((table, shoe), 1)
+        resp = self.http.post(f"http://{self.service.base}/api/tables/{table}/rounds", headers=AUTH, timeout=10,
+                              json={"shoe": shoe, "round": number, "player": player, "banker": banker})
+        assert resp.status_code == 201, resp.text
+        self.next_round[(table, shoe)] = number + 1
+        return resp.json()
+
+    def snapshot(self, table: str) -> dict:
+        resp = self.http.get(f"http://{self.service.base}/api/tables/{table}", timeout=10)
+        assert resp.status_code == 200
+        return resp.json()
+
+
+@pytest.fixture
+def embedded(tmp_path):
+    service = ServeProcess(tmp_path / "data")
+    try:
+        yield Tier("embedded", service.base, service)
+    finally:
+        service.kill()
+
+
+@pytest.fixture
+def nchan(tmp_path):
+    nginx = NginxNchan()
+    service = ServeProcess(tmp_path / "data", env={"ROADS_NCHAN_PUBLISH_URL": nginx.publish_url,
+                                                   "ROADS_PUSH_URL": "/push/"})
+    try:
+        nginx.start(service.base)
+        yield Tier("nchan", nginx.base, service)
+    finally:
+        nginx.stop()
+        service.kill()
+
+
+def recv_frame(ws) -> dict:
+    while True:
+        msg = json.loads(ws.recv())
+        if msg["type"] != "keepalive":
+            return msg
+
+
+def wait_for(predicate, timeout: float = 10, what: str = "condition"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def full_frame(tier, tail: str, version: int) -> dict:
+    """The full channel's frame once it holds ``version`` (it is refreshed about every second)."""
+    def fetch():
+        frame = requests.get(f"http://{tier.base}/push/full/{tail}", timeout=10).json()
+        return frame if frame["version"] >= version else None
+    return wait_for(fetch, timeout=10, what=f"the full frame of {tail} at version {version}")
+
+
+# ----------------------------------------------------------------------------- nchan, no browser
+def test_nchan_tier_pushes_deltas_and_gives_new_subscribers_the_latest_frame(nchan):
+    deal = rounds(5, seed=1)
+    first = nchan.post("T1", 1, *deal[0])
+    ws = websocket.create_connection(f"ws://{nchan.base}/push/tables/T1", timeout=10)
+    try:
+        msg = recv_frame(ws)  # the channel's newest frame, at once
+        assert msg["version"] == first["version"]
+        if msg["type"] == "snapshot":
+            doc = msg["data"]
+        else:  # a delta: the page would fetch the full frame (below)
+            doc = full_frame(nchan, "tables/T1", msg["version"])["data"]
+        assert doc == nchan.snapshot("T1")
+        version = msg["version"]
+        for cards in deal[1:]:
+            ack = nchan.post("T1", 1, *cards)
+            msg = recv_frame(ws)
+            assert msg["type"] == "delta" and msg["base"] == version, msg
+            doc = delta_apply(copy.deepcopy(doc), msg["ops"])
+            version = msg["version"]
+            assert version == ack["version"]
+            assert doc == nchan.snapshot("T1")
+    finally:
+        ws.close()
+    late = websocket.create_connection(f"ws://{nchan.base}/push/tables/T1", timeout=10)
+    try:
+        assert recv_frame(late)["version"] == version  # nchan kept the newest frame for it
+    finally:
+        late.close()
+    full = full_frame(nchan, "tables/T1", version)
+    assert full == {"type": "snapshot", "topic": "table:T1", "version": version, "data": nchan.snapshot("T1")}
+    resp = requests.get(f"http://{nchan.base}/push/full/tables/T1", timeout=10)
+    assert resp.status_code == 200 and resp.headers["Cache-Control"] == "no-store"
+
+
+def test_nchan_tier_pages_subscribe_to_nchan_and_lobby_frames_flow(nchan):
+    nchan.post("T1", 1, *rounds(1, seed=2)[0])
+    html = requests.get(f"http://{nchan.base}/tables/T1", timeout=10).text
+    boot = json.loads(html.split('<script type="application/json" id="boot">', 1)[1].split("</script>", 1)[0])
+    # the page's own model topic (web/live_models.py), its channel and full-frame channel on nchan
+    assert re.fullmatch(r"/push/models/[0-9a-f]{16}", boot["ws"]), boot["ws"]
+    assert boot["full"] == boot["ws"].replace("/push/", "/push/full/")
+    ws = websocket.create_connection(f"ws://{nchan.base}{boot['ws']}", timeout=10)
+    try:
+        first = recv_frame(ws)
+        assert first["type"] == "snapshot" and first["data"]["models"] == boot["models"]
+        nchan.post("T1", 1, *rounds(2, seed=2)[1])
+        msg = recv_frame(ws)
+        assert msg["type"] == "delta" and msg["base"] == first["version"] and msg["version"] > first["version"]
+    finally:
+        ws.close()
+    lobby_html = requests.get(f"http://{nchan.base}/lobby", timeout=10).text
+    lobby_boot = json.loads(lobby_html.split('<script type="application/json" id="boot">', 1)[1].split("</script>", 1)[0])
+    assert re.fullmatch(r"/push/models/[0-9a-f]{16}", lobby_boot["ws"]) and lobby_boot["ws"] != boot["ws"]
+    ws = websocket.create_connection(f"ws://{nchan.base}/push/lobby", timeout=10)
+    try:
+        first = recv_frame(ws)
+        nchan.post("T2", 1, *rounds(1, seed=3)[0])
+        msg = recv_frame(ws)
+        assert msg["version"] > first["version"]
+    finally:
+        ws.close()
+    full = full_frame(nchan, "lobby", msg["version"])
+    assert [t["id"] for t in full["data"]] == ["T1", "T2"]
+    # Static files come from disk through nginx, byte for byte.
+    js = requests.get(f"http://{nchan.base}/static/js/delta.js", timeout=10)
+    assert js.status_code == 200 and js.content == (ROOT_STATIC / "js" / "delta.js").read_bytes()
+
+
+def test_nchan_tier_caches_pngs_as_the_service_allows(nchan):
+    nchan.post("T1", 1, *rounds(1, seed=4)[0])
+    url = f"http://{nchan.base}/tables/T1/board.png?w=640&h=360"
+    a = requests.get(url, timeout=30)
+    b = requests.get(url, timeout=30)
+    assert a.status_code == b.status_code == 200
+    assert a.headers["Content-Type"] == "image/png" and a.content == b.content
+    assert a.headers["X-Cache-Status"] in ("MISS", "EXPIRED")
+    assert b.headers["X-Cache-Status"] == "HIT"
+    direct = requests.get(f"http://{nchan.service.base}/tables/T1/board.png?w=640&h=360", timeout=30)
+    assert direct.content == a.content and "max-age=" in direct.headers["Cache-Control"]
+
+
+from support.serving import ROOT as _ROOT  # noqa: E402
+
+ROOT_STATIC = _ROOT / "static"
+
+
+# ----------------------------------------------------------------------------- both tiers, in Chromium
+def _browser_or_skip():
+    reason = None
+    if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
+        reason = f"Chromium not found at {CHROMIUM} (Debian package 'chromium')"
+    else:
+        try:
+            import playwright.sync_api  # noqa: F401
+        except ImportError:
+            reason = "python package 'playwright' is not installed"
+    if reason:
+        if os.environ.get("ROADS_TEST_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"ROADS_TEST_REQUIRE_BROWSER=1 but {reason}")
+        pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    _browser_or_skip()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def wait_js(page, expr: str, timeout: int) -> None:
+    """Poll ``expr`` in the page until it is true (``timeout`` ms); no eval, so the pages' CSP holds."""
+    deadline = time.monotonic() + timeout / 1000
+    while not page.evaluate(f"() => !!({expr})"):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} ms waiting for {expr}")
+        time.sleep(0.05)
+
+
+def _live_through_rounds_a_reconnect_and_a_new_shoe(browser, tier):
+    deal = rounds(60, seed=14)
+    tier.post("T1", 1, *deal[0])
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(f"http://{tier.base}/tables/T1")
+        wait_js(page, "window.__roads && window.__roads.status === 'live'", timeout=15_000)
+        for i in range(1, 51):  # 50 rounds; the page follows each within a bound
+            ack = tier.post("T1", 1, *deal[i])
+            if i % 10 == 0:
+                wait_js(page, f"window.__roads.version >= {ack['version']}", timeout=CATCH_UP_MS)
+        tracker = page.evaluate("({d: __roadsLive.tracker.deltas, r: __roadsLive.tracker.resyncs})")
+        # The rounds came as deltas (a publisher that falls behind sends one delta over several versions).
+        assert tracker["d"] >= 25 and tracker["r"] == 0, tracker
+        # A dropped connection; rounds posted while it is down; the page comes back and catches up.
+        page.evaluate("__roadsLive.ws.close()")
+        wait_js(page, "window.__roads.status !== 'live'", timeout=CATCH_UP_MS)
+        for i in range(51, 54):
+            ack = tier.post("T1", 1, *deal[i])
+        wait_js(page, "window.__roads.status === 'live'", timeout=15_000)
+        wait_js(page, f"window.__roads.version >= {ack['version']}", timeout=CATCH_UP_MS)
+        # A new shoe: the board starts again from the shoe's first round.
+        ack = tier.post("T1", 2, *deal[54])
+        wait_js(page, f"window.__roads.shoe === 2 && window.__roads.version >= {ack['version']}",
+                               timeout=CATCH_UP_MS)
+        ack = tier.post("T1", 2, *deal[55])
+        wait_js(page, f"window.__roads.version >= {ack['version']}", timeout=CATCH_UP_MS)
+        # The document the page holds from the push is its model JSON route's answer (the board
+        # model of the API's snapshot version); the board it painted shows the new shoe's two beads.
+        snapshot = tier.snapshot("T1")
+        doc = tier.http.get(f"http://{tier.service.base}/tables/T1/model.json", timeout=10).json()
+        assert page.evaluate("__roadsLive.tracker.doc") == doc
+        assert page.evaluate("window.__roads.version") == snapshot["version"] == doc["version"]
+        drawn = page.locator('svg#board [data-road="bead_plate"] [data-k]').count()
+        assert drawn == len(snapshot["bead_plate"]) == 2
+        assert errors == []
+    finally:
+        page.close()
+
+
+@pytest.mark.browser
+def test_embedded_tier_page_stays_live_in_chromium(browser, embedded):
+    _live_through_rounds_a_reconnect_and_a_new_shoe(browser, embedded)
+
+
+@pytest.mark.browser
+def test_nchan_tier_page_stays_live_in_chromium(browser, nchan):
+    _live_through_rounds_a_reconnect_and_a_new_shoe(browser, nchan)

@@ -1,0 +1,281 @@
+"""The production push tier: pages subscribe to nginx + nchan, this process publishes to it.
+
+``docs/deploy.md`` ("Production tier") explains the deployment, ``deploy/nginx-nchan.conf``
+is the nginx configuration. Two settings (``app.config``, else the environment):
+
+``ROADS_NCHAN_PUBLISH_URL`` (URL, default unset)
+    The nchan publisher location, on loopback, e.g. ``http://127.0.0.1:8081/pub/``; the
+    channel id is appended. Set: one publisher thread of this process POSTs every new
+    version of every topic there (:class:`NchanPublisher`). Unset: nothing is published.
+``ROADS_PUSH_URL`` (URL or path prefix, default unset)
+    Where pages subscribe, e.g. ``/push/`` (same host, ``ws://`` or ``wss://`` as the page)
+    or ``wss://push.example.com/push/``. A table page then connects to
+    ``<prefix>tables/<id>`` and the lobby to ``<prefix>lobby``, and a page that misses a
+    version fetches the latest snapshot frame from ``<prefix>full/tables/<id>``
+    (``<prefix>full/lobby``); for those, a ``ws``/``wss`` prefix is used as ``http``/``https``.
+    Unset: the service's own WebSocket routes (``/ws/tables/<id>``, ``/ws/lobby``), where
+    a reconnect is the resync.
+
+Channels: topic ``table:T1`` is channel ``table:T1`` (every frame: deltas, the snapshot after
+a new shoe or a gap, keepalives) and channel ``table:T1.full`` (the latest snapshot frame
+only); the lobby likewise (``lobby``, ``lobby.full``). nchan keeps the newest message of each
+channel (``nchan_message_buffer_length 1``) and gives it to each new subscriber.
+
+The publisher never blocks the feed's write path: :meth:`Hub.publish` calls
+:meth:`NchanPublisher.offer`, which only records the topic's newest message; the thread
+publishes the newest message of every topic that changed, so a slow nchan makes the
+publisher skip versions (then the channel gets the snapshot frame, not a delta), never queue.
+"""
+
+from __future__ import annotations
+
+import http.client
+import logging
+import threading
+import time
+from typing import Any
+from urllib.parse import quote, urlsplit
+
+from web.delta import diff
+from web.frames import FrameCache, delta_text, epoch
+from web.hub import Hub, Message
+
+log = logging.getLogger(__name__)
+
+KEEPALIVE_S = 20.0
+"""Seconds between keepalive frames on a channel whose topic publishes nothing (pages close
+a connection silent for 75 s: ``static/js/live.js``)."""
+
+FULL_INTERVAL_S = 1.0
+"""Shortest time between two snapshot frames posted to one topic's full channel, in seconds
+(the lobby's frame holds every table; a new shoe goes at once). A page that resyncs from a
+full frame older than the deltas it holds fetches again (``static/js/delta.js``)."""
+
+RETRY_S = (0.05, 2.0)
+"""Backoff after a failed POST: first and longest wait, in seconds (doubling)."""
+
+TIMEOUT_S = 5.0
+"""Connect and read timeout of a POST to nchan, in seconds."""
+
+
+def ws_topic_path(topic: str) -> str:
+    """The URL path tail of a topic: ``table:T1`` -> ``tables/T1``, ``model:ab12`` -> ``models/ab12``
+    (a page's board model, :mod:`web.live_models`), ``lobby`` -> ``lobby``."""
+    kind, _, rest = topic.partition(":")
+    if kind == "table":
+        return "tables/" + rest
+    if kind == "model":
+        return "models/" + rest
+    return topic
+
+
+def push_urls(prefix: str | None, topic: str, embedded_path: str) -> tuple[str, str | None]:
+    """``(subscribe URL, full-frame URL or None)`` for a page of ``topic``, given the
+    ``ROADS_PUSH_URL`` setting ``prefix``.
+
+    ``embedded_path`` is the service's own WebSocket path of the topic, used when ``prefix``
+    is unset (then there is no full-frame URL: a reconnect resyncs).
+    """
+    if prefix is None:
+        return embedded_path, None
+    tail = ws_topic_path(topic)
+    full = prefix
+    if full.startswith("ws://"):
+        full = "http://" + full[5:]
+    elif full.startswith("wss://"):
+        full = "https://" + full[6:]
+    return prefix + tail, full + "full/" + tail
+
+
+class NchanPublisher:
+    """One thread that publishes the hub's messages to nchan (``ROADS_NCHAN_PUBLISH_URL``).
+
+    :meth:`offer` (called by :meth:`web.hub.Hub.publish`, in the writer's thread) only swaps
+    the topic's newest message into a dict and wakes the thread. The thread POSTs, for each
+    topic with a new message, the snapshot frame to ``<topic>.full`` (at most every
+    :data:`FULL_INTERVAL_S`, the newest one) and then, to ``<topic>``, the delta from the
+    version it last published there (also when versions were skipped in between), or the
+    snapshot frame after a new shoe. Failed POSTs are retried with backoff (the newest message then, not each one);
+    every idle channel gets a keepalive frame every :data:`KEEPALIVE_S`. Counters:
+    ``posts``, ``failures``, ``skipped`` (versions never published because a newer one came).
+    """
+
+    def __init__(self, hub: Hub, frames: FrameCache, url: str, *, keepalive_s: float = KEEPALIVE_S) -> None:
+        parts = urlsplit(url)
+        if parts.scheme != "http" or not parts.hostname:
+            raise ValueError(f"ROADS_NCHAN_PUBLISH_URL must be an http:// URL, got {url!r}")
+        self.url = url
+        self._host, self._port = parts.hostname, parts.port or 80
+        self._path = parts.path if parts.path.endswith("/") else parts.path + "/"
+        self.hub, self.frames, self.keepalive_s = hub, frames, keepalive_s
+        self._cond = threading.Condition()
+        self._pending: dict[str, Message] = {}
+        self._published: dict[str, Message] = {}  # topic -> the message the delta channel holds
+        self._sent_at: dict[str, float] = {}
+        self._full_due: dict[str, Message] = {}  # newest message not yet in the topic's full channel
+        self._full_held: dict[str, Message] = {}  # what each full channel holds
+        self._full_at: dict[str, float] = {}
+        self._stopped = False
+        self._conn: http.client.HTTPConnection | None = None
+        self.posts = self.failures = self.skipped = 0
+        for topic in hub.topics():  # what was published before we started
+            latest = hub.latest(topic)
+            if latest is not None:
+                self._pending[topic] = latest
+        hub.listen(self.offer)
+        self._thread = threading.Thread(target=self._run, name="roads-nchan-publisher", daemon=True)
+        self._thread.start()
+
+    def offer(self, topic: str, message: Message) -> None:
+        """Note ``message`` as ``topic``'s newest (O(1), never blocks on the network)."""
+        with self._cond:
+            if topic in self._pending:
+                self.skipped += 1
+            self._pending[topic] = message
+            self._cond.notify()
+
+    def idle(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` s until nothing is left to publish; ``True`` if so (tests)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self._cond:
+                if not self._pending and not self._busy:
+                    return True
+            time.sleep(0.01)
+        return False
+
+    _busy = False
+
+    def close(self) -> None:
+        """Stop the thread (within :data:`TIMEOUT_S`) and close the connection."""
+        with self._cond:
+            self._stopped = True
+            self._cond.notify()
+        self._thread.join(timeout=TIMEOUT_S + 1)
+
+    # ------------------------------------------------------------------ the thread
+    def _run(self) -> None:
+        delay = RETRY_S[0]
+        while True:
+            with self._cond:
+                self._busy = False
+                self._cond.wait_for(lambda: self._stopped or self._pending, timeout=self._next_wake_in())
+                if self._stopped:
+                    break
+                batch, self._pending = self._pending, {}
+                self._busy = True
+            try:
+                for topic, message in batch.items():
+                    self._publish(topic, message)
+                    batch[topic] = None  # type: ignore[assignment]
+                self._post_fulls(time.monotonic())
+                self._keepalives()
+                delay = RETRY_S[0]
+            except (OSError, http.client.HTTPException, _Refused) as exc:
+                self.failures += 1
+                self._drop_connection()
+                with self._cond:  # retry what is left, unless a newer message came meanwhile
+                    for topic, message in batch.items():
+                        if message is not None:
+                            self._pending.setdefault(topic, message)
+                            self._published.pop(topic, None)  # the channel may have missed a version
+                            self._full_held.pop(topic, None)
+                if self.failures in (1, 10, 100) or self.failures % 1000 == 0:
+                    log.warning("nchan publish to %s failed (%s failures so far): %s", self.url, self.failures, exc)
+                with self._cond:
+                    self._cond.wait_for(lambda: self._stopped, timeout=delay)
+                delay = min(delay * 2, RETRY_S[1])
+        self._drop_connection()
+
+    def _next_wake_in(self) -> float:
+        now = time.monotonic()
+        wake = min(self._sent_at.values()) + self.keepalive_s if self._sent_at else now + self.keepalive_s
+        for topic, message in self._full_due.items():
+            wake = min(wake, self._full_at.get(topic, 0.0) + FULL_INTERVAL_S)
+        return max(0.01, wake - now)
+
+    def _post_fulls(self, now: float, only: str | None = None) -> None:
+        """Post the newest snapshot frame of each topic whose full channel may take one now."""
+        for topic in [only] if only is not None else list(self._full_due):
+            message = self._full_due.get(topic)
+            if message is None:
+                continue
+            held = self._full_held.get(topic)
+            if held is None or now - self._full_at.get(topic, 0.0) >= FULL_INTERVAL_S or epoch(held) != epoch(message):
+                self._post(topic + ".full", self.frames.text_for(topic, message, None))
+                self._full_held[topic] = message
+                self._full_at[topic] = now
+                del self._full_due[topic]
+
+    def _publish(self, topic: str, message: Message) -> None:
+        have = self._published.get(topic)
+        if have is not None and have.version == message.version:
+            return
+        self._full_due[topic] = message
+        self._post_fulls(time.monotonic(), only=topic)  # before the delta, when it may go now
+        if have is not None and have is not message.base and have.version != message.base_version:
+            body = self._skip_delta(topic, have, message)  # versions were skipped in between
+        else:
+            body = self.frames.text_for(topic, message, have.version if have is not None else None)
+        self._post(topic, body)
+        self._published[topic] = message
+        self._sent_at[topic] = time.monotonic()
+
+    def _skip_delta(self, topic: str, have: Message, message: Message) -> bytes:
+        """The frame from ``have`` (what the channel holds) to ``message`` when versions in
+        between were never published: a delta of the two documents, or the snapshot frame."""
+        if epoch(have) == epoch(message):
+            ops = diff(have.document, message.document)
+            text = delta_text(topic, message, ops, base=have.version)
+            if len(text) < len(message.payload):
+                return text
+        return self.frames.text_for(topic, message, None)
+
+    def _keepalives(self) -> None:
+        now = time.monotonic()
+        for topic, at in list(self._sent_at.items()):
+            if now - at >= self.keepalive_s:
+                held = self._published.get(topic)
+                if held is not None:
+                    self._post(topic, b'{"type":"keepalive","topic":"%s","version":%d}' % (topic.encode(), held.version))
+                self._sent_at[topic] = now
+
+    def _post(self, channel: str, body: bytes) -> None:
+        if self._conn is None:
+            self._conn = http.client.HTTPConnection(self._host, self._port, timeout=TIMEOUT_S)
+        self._conn.request("POST", self._path + quote(channel, safe=":"), body=body,
+                           headers={"Content-Type": "application/json", "Accept": "text/json"})
+        resp = self._conn.getresponse()
+        resp.read()
+        self.posts += 1
+        if resp.status not in (200, 201, 202):
+            raise _Refused(f"nchan answered {resp.status} for channel {channel!r}")
+
+    def _drop_connection(self) -> None:
+        if self._conn is not None:
+            try:
+                self._conn.close()
+            finally:
+                self._conn = None
+
+
+class _Refused(Exception):
+    """nchan answered a POST with an error status."""
+
+
+def init_app(app: Any, hub: Hub, frames: FrameCache) -> NchanPublisher | None:
+    """Start the publisher when ``ROADS_NCHAN_PUBLISH_URL`` is set (``app.extensions["roads.nchan"]``).
+
+    Raises :class:`web.settings.ConfigError` for a URL without a host.
+    """
+    from web.settings import ConfigError, get_settings
+
+    url = get_settings(app).nchan_publish_url
+    if not url:
+        return None
+    try:
+        publisher = NchanPublisher(hub, frames, url)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+    app.extensions["roads.nchan"] = publisher
+    return publisher
