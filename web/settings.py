@@ -111,7 +111,8 @@ class Settings(BaseSettings):
         '`[{"id": "T1", "name": "...", "variant": "..."}]`, or the path of a file holding either '
         "(text not starting with `{` or `[`). `name` defaults to the id, `variant` to "
         "`roads.variants.DEFAULT_VARIANT_ID`; tables not listed are created by their first round. "
-        "Parsed by `table_configs`.")
+        '`limits` (optional): `{"min": 100, "max": 10000, "bets": {"<bet id>": {"min", "max"}}}` per bet '
+        "in the table's currency, until the feed sets others. Parsed by `table_configs`.")
     redis_url: str | None = _field(
         None, "`redis://` URL",
         "`redis://[user:password@]host:port/db` (or `rediss://`, `unix://`): every process keeps "
@@ -361,7 +362,10 @@ def _json_setting(name: str, value: Any) -> Any:
 
 
 def table_configs(value: Any) -> TableConfigs:
-    """Parse ``ROADS_TABLES`` into ``{table_id: {"name": str | None, "variant": str | None}}``.
+    """Parse ``ROADS_TABLES`` into ``{table_id: {"name": str | None, "variant": str | None}}``,
+    plus ``"limits": {"min", "max", "bets"?}`` for a table that gives them (table limits per
+    bet in the table's currency; their shape and amounts are checked by the service,
+    :func:`roads.live.check_limits`, which raises :class:`ConfigError` naming the field).
 
     ``value`` is ``None`` (no tables), JSON text, a path of a JSON file, or the already
     parsed object/list (tests pass that). Raises :class:`ConfigError` naming the table and
@@ -401,7 +405,10 @@ def table_configs(value: Any) -> TableConfigs:
         if table_id in out:
             raise ConfigError(f"ROADS_TABLES: table id {table_id!r} appears twice")
         out[table_id] = {"name": entry.get("name"), "variant": entry.get("variant")}
-        if entry.get("limits") is not None:  # shape checked against the variant by the service
+        if entry.get("limits") is not None:
+            if not isinstance(entry["limits"], dict):
+                raise ConfigError(f"ROADS_TABLES[{table_id!r}].limits must be an object with min and max, "
+                                  f"got {entry['limits']!r}")
             out[table_id]["limits"] = entry["limits"]
     return out
 

@@ -511,3 +511,23 @@ def test_bead_option_on_the_page_is_the_models(browser, wall, bead):
         assert set(got) <= {"B", "P", "T"}
     shot(page, f"board_bead_{bead}.png")
     page.close()
+
+
+def test_countdowns_keep_the_newest_server_clock_seen_not_an_old_models(browser, wall):
+    """A pushed or cached model may be minutes old: its "now" must not set the countdown clock
+    back. Server 5 s ahead of this machine; an old model's now (10 min ago) seen after it."""
+    _, base = wall
+    page = open_page(browser, base + "/tables/T2", wait_live=False)
+    left = page.evaluate("""() => new Promise(done => {
+      const t0 = Date.now() / 1000;
+      Paint.observeClock(t0 + 5);           // a fresh answer: the server is 5 s ahead
+      Paint.observeClock(t0 - 600);         // an old model's now
+      const svg = document.querySelector('svg#board');
+      const t = document.createElementNS('http://www.w3.org/2000/svg', 'text');
+      t.setAttribute('data-cd', String(t0 + 5 + 20));  // betting closes 20 s from the server's now
+      t.setAttribute('data-fmt', '{s}');
+      svg.appendChild(t);
+      setTimeout(() => done(parseInt(t.textContent, 10)), 600);
+    })""")
+    assert left in (19, 20)
+    page.close()

@@ -154,3 +154,22 @@ def test_screens_setting_from_a_file(tmp_path):
 def test_bad_display_settings_stop_the_app_naming_the_setting(tmp_path, key, value, words):
     with pytest.raises(ConfigError, match=re.escape(words)):
         make_app(tmp_path / "d", **{key: value})
+
+
+def test_tables_setting_lets_limits_through_to_the_service(app_factory):
+    limits = {"min": 100, "max": 10000, "bets": {"player_pair": {"min": 10, "max": 500}}}
+    assert table_configs({"T1": {"name": "One", "limits": limits}}) == {
+        "T1": {"name": "One", "variant": None, "limits": limits}}
+    app = app_factory(ROADS_TABLES={"T1": {"name": "One", "limits": {"min": 100, "max": 10000}}})
+    snap = app.test_client().get("/api/tables/T1").json
+    assert snap["state"]["limits"] == {"min": 100, "max": 10000} and snap["state"]["state"] is None
+
+
+@pytest.mark.parametrize("limits, words", [
+    ([100, 1000], "limits must be an object"),
+    ({"min": 500, "max": 100}, "limits"),
+    ({"min": 1, "max": 5, "colour": 1}, "limits"),
+])
+def test_bad_configured_limits_are_refused_naming_the_table(tmp_path, limits, words):
+    with pytest.raises(ConfigError, match=re.escape("ROADS_TABLES['T1']")):
+        make_app(tmp_path / "d", ROADS_TABLES={"T1": {"limits": limits}})

@@ -28,9 +28,10 @@ metrics every model is made of are in :mod:`web.render.pieces`; lobby tiles and 
 
 from __future__ import annotations
 
+import time as _time
 from typing import Any, Mapping, Sequence
 
-from web.render import layout, panels
+from web.render import layout, live_panel, panels
 from web.render.cells import GEOMETRY
 from web.render.pieces import (KINDS, MIN_CELL_PX, MIN_TEXT_PX, MODEL_VERSION, BoardOptions, ModelError, glyphs,
                                has_rounds, road_models, venue_time)
@@ -85,16 +86,19 @@ def _embed_regions(opts: BoardOptions) -> tuple[dict[str, dict[str, int]], dict[
 
 
 def board_model(snapshot: Mapping[str, Any], opts: BoardOptions, *, last_at: str | None = None, tz: str = "UTC",
-                stale: bool = False) -> dict[str, Any]:
+                stale: bool = False, now: float | None = None) -> dict[str, Any]:
     """The model of one board (see the module docstring) for ``snapshot`` drawn with ``opts``.
 
     ``last_at``: ISO time of the shoe's last result (shown in time zone ``tz``); ``stale``:
-    the feed has been silent too long (the roads are dimmed and a banner says since when).
+    the feed has been silent too long (the roads are dimmed and a banner says since when);
+    ``now``: the server's Unix seconds (default the clock; the model's ``"now"``, from which a
+    page corrects its clock for the betting countdown, :mod:`web.render.live_panel`).
     Raises :class:`ModelError` or :class:`web.render.layout.LayoutError` naming a bad option.
     """
     opts.check()
+    now = _time.time() if now is None else float(now)
     if opts.kind == "tile":  # a lobby tile has its own geometry
-        return tile_model(snapshot, opts, last_at=last_at, tz=tz, stale=stale)
+        return tile_model(snapshot, opts, last_at=last_at, tz=tz, stale=stale, now=now)
     lang, min_px = opts.lang, opts.min_text
     when = venue_time(last_at, tz)
     model: dict[str, Any] = {
@@ -138,6 +142,8 @@ def board_model(snapshot: Mapping[str, Any], opts: BoardOptions, *, last_at: str
                                     patterns=opts.highlight))
         model["roads"] = road_models(snapshot, regions, opts)
         text_px = t["title"]
+        live_panel.board_hook(ps, regions, snapshot, lang, title_px=max(min_px, t["title"]), size=lbl,
+                              min_px=min_px, now=now)
     if not has_rounds(snapshot):
         note = _note(model["roads"], lang, max(min_px, text_px), min_px)
         if note:
@@ -149,5 +155,6 @@ def board_model(snapshot: Mapping[str, Any], opts: BoardOptions, *, last_at: str
     model["panels"] = ps
     model["offline"] = {"text": label("ui.offline_since", lang, time="{time}"), "size": banner_px}
     model["min_text"] = min_px
+    model["now"] = round(now, 3)
     model["glyphs"] = glyphs(model, lang)
     return model

@@ -184,6 +184,9 @@ def _items(img: Image.Image, d: ImageDraw.ImageDraw, items, pal, glyphs, lang: s
                    width=max(1, round(it["w"])))
         elif p == "m":
             _paint_cell(img, it, pal, glyphs, lang, ox, oy, pal["panel"])
+        elif p == "g":  # a filled polygon (web.render.live_panel: suits of card faces)
+            pts = it["pts"]
+            d.polygon([(pts[i] + ox, pts[i + 1] + oy) for i in range(0, len(pts) - 1, 2)], fill=pal[it["c"]])
 
 
 def paint_into(img: Image.Image, model: Mapping[str, Any], ox: int = 0, oy: int = 0) -> None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from web.render import cells as cells_mod
-from web.render import layout, panels
+from web.render import layout, live_panel, panels
 from web.render.cells import GEOMETRY
 from web.render.pieces import MODEL_VERSION, glyphs, has_rounds, road_models, venue_time
 from web.render.prims import fit, label, panel, text
@@ -88,15 +88,19 @@ def tile_geometry(w: int, h: int, *, min_text: int, screen: bool) -> dict[str, A
 
 
 def tile_model(snapshot: Mapping[str, Any], opts: Any, *, last_at: str | None = None, tz: str = "UTC",
-               stale: bool = False) -> dict[str, Any]:
+               stale: bool = False, now: float | None = None) -> dict[str, Any]:
     """The model of one lobby tile (kind ``"tile"``; keys as :func:`web.render.model.board_model`,
     plus ``"hl"``: the table has a good road this screen highlights). ``opts.extra["screen"]``
-    true: sizes for distance."""
+    true: sizes for distance. ``now``: the server's Unix seconds (live state, :mod:`web.render.live_panel`)."""
+    import time
+
+    now = time.time() if now is None else float(now)
     screen = bool(opts.extra.get("screen"))
     lang, min_px = opts.lang, opts.min_text
     g = tile_geometry(opts.width, opts.height, min_text=min_px, screen=screen)
     regs, big, small = g["regions"], g["big"], g["small"]
     when = venue_time(last_at, tz)
+    st_words, st_colour, st_extra = live_panel.tile_state_text(snapshot, lang, now)
     ps: list[dict[str, Any]] = []
     # line 1: name left, last result right (winner's colour)
     l1 = regs["line1"]
@@ -125,14 +129,20 @@ def tile_model(snapshot: Mapping[str, Any], opts: Any, *, last_at: str | None = 
                                    else "", label("ui.round_n", lang, n=snapshot.get("round"))
                                    if snapshot.get("round") is not None else "") if x)
     tw = 0.0
-    if when:  # the time of the last result, venue time zone (its own panel: smaller text)
+    if st_words:  # the table's state (a betting countdown) where the time of the last result goes
+        tt, ts = fit(st_words, l2["w"] * 0.5, big, lang, min_size=min_px)
+        tw = panels.prims.width(tt, ts, lang)
+        item = text(tt, l2["x"] + l2["w"], l2["y"] + l2["h"] / 2, ts, st_colour, lang=lang, anchor="r")
+        item.update(st_extra)
+        ps.append(panel("time", {**l2, "x": l2["x"] + l2["w"] - round(tw), "w": round(tw)}, None, [item]))
+    elif when:  # the time of the last result, venue time zone (its own panel: smaller text)
         tt, ts = fit(when, l2["w"] * 0.35, small, lang, weight="r", min_size=min_px)
         tw = panels.prims.width(tt, ts, lang, "r")
         ps.append(panel("time", {**l2, "x": l2["x"] + l2["w"] - round(tw), "w": round(tw)}, None,
                         [text(tt, l2["x"] + l2["w"], l2["y"] + l2["h"] / 2, ts, "muted", lang=lang, weight="r",
                               anchor="r")]))
     st, ss = fit(sub, l2["w"] - tw - g["pad"], big, lang, min_size=big)
-    ps.insert(len(ps) - (1 if when else 0), panel("line2", l2, None,
+    ps.insert(len(ps) - (1 if when or st_words else 0), panel("line2", l2, None,
                                                    [text(st, l2["x"], l2["y"] + l2["h"] / 2, ss, "muted", lang=lang)]))
     # roads
     roads = road_models(snapshot, regs, opts)
@@ -145,12 +155,20 @@ def tile_model(snapshot: Mapping[str, Any], opts: Any, *, last_at: str | None = 
     sb = regs["side_bet"]
     line, colour = panels.next_bet_line(snapshot, lang)
     lt, ls = fit(line, sb["w"], big, lang, min_size=big)
-    ps.append(panel("side_bet", sb, None, [text(lt, sb["x"], sb["y"] + sb["h"] / 2, ls, colour, lang=lang)]))
+    live_items = live_panel.tile_live_items(sb, snapshot, lang, size=big, min_px=min_px)
+    ps.append(panel("side_bet", sb, None, live_items if live_items is not None else
+                    [text(lt, sb["x"], sb["y"] + sb["h"] / 2, ls, colour, lang=lang)]))
     # good roads this screen highlights
     bd = regs["badges"]
     names = panels.good_road_names(snapshot, lang, opts.highlight)
-    ps.append(panel("badges", bd, None, panels.badges(bd["x"], bd["x"] + bd["w"], bd["y"] + bd["h"] / 2, names, lang,
-                                                      small)))
+    dl = live_panel.dealer_limits(snapshot.get("state") if isinstance(snapshot.get("state"), Mapping) else None, lang)
+    if dl and not names:  # dealer and limits where the good roads go when there are none
+        dt, ds = fit(dl, bd["w"], small, lang, weight="r", min_size=min_px)
+        ps.append(panel("badges", bd, None, [text(dt, bd["x"], bd["y"] + bd["h"] / 2, ds, "muted", lang=lang,
+                                                  weight="r")]))
+    else:
+        ps.append(panel("badges", bd, None, panels.badges(bd["x"], bd["x"] + bd["w"], bd["y"] + bd["h"] / 2, names,
+                                                          lang, small)))
     banner_px = max(min_px, small)
     if stale and when:
         ps.append(panels.banner(opts.width, opts.height, label("ui.feed_silent", lang, time=when), lang,
@@ -159,7 +177,7 @@ def tile_model(snapshot: Mapping[str, Any], opts: Any, *, last_at: str | None = 
         "v": MODEL_VERSION, "kind": "tile", "w": opts.width, "h": opts.height, "theme": opts.theme, "lang": lang,
         "tz": tz, "table": snapshot.get("table"), "shoe": snapshot.get("shoe"), "version": snapshot.get("version"),
         "round": snapshot.get("round"), "geom": GEOMETRY, "last_at": last_at, "dim": bool(stale),
-        "panels": ps, "roads": roads, "hl": bool(names),
+        "panels": ps, "roads": roads, "hl": bool(names), "now": round(now, 3),
         "offline": {"text": label("ui.offline_since", lang, time="{time}"), "size": banner_px},
     }
     out["min_text"] = min_px
@@ -213,6 +231,7 @@ def lobby_model(entries: Sequence[tuple[Mapping[str, Any], str | None, bool]], o
     on this page; ``page`` (1-based) of ``pages``. Keys as a board model (kind ``"lobby"``)
     plus ``"tiles": [{"id", "x", "y", "w", "h", "model": tile model}]``, ``"page"``, ``"pages"``.
     ``tile_cache(snapshot, tile_opts, last_at, stale) -> model`` may memoise tiles."""
+    import time
     from dataclasses import replace
 
     lang, min_px = opts.lang, opts.min_text
@@ -240,7 +259,7 @@ def lobby_model(entries: Sequence[tuple[Mapping[str, Any], str | None, bool]], o
         tiles.append({"id": snap.get("table"), **rect, "model": m})
     out = {"v": MODEL_VERSION, "kind": "lobby", "w": opts.width, "h": opts.height, "theme": opts.theme,
            "lang": lang, "tz": tz, "geom": GEOMETRY, "panels": ps, "roads": [], "tiles": tiles, "page": page,
-           "pages": pages, "dim": False, "offline": {"text": label("ui.offline_since", lang, time="{time}"),
+           "pages": pages, "dim": False, "now": round(time.time(), 3), "offline": {"text": label("ui.offline_since", lang, time="{time}"),
                                                      "size": max(min_px, geo["title_px"])}}
     out["glyphs"] = {}
     for tile in tiles:

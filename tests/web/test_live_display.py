@@ -1,0 +1,60 @@
+"""The live table in the board model (web.render.live_panel): hands worked from the tableau
+(docs/domain.md section 1: the player draws on 0-5, stands on 6-7) and seed 001's insurance
+table (docs/insurance.md: player 6 standing against banker 5 -> Player insurance 2.5:1)."""
+
+from __future__ import annotations
+
+from web.render import live_panel
+from web.render.model import BoardOptions, board_model
+
+BASE = {"table": "T1", "shoe": 1, "round": 0, "version": 3, "variant": {"id": "seed001", "name": "Seed 001"},
+        "bead_plate": [], "big_road": {"columns": [], "leading_ties": 0}, "big_eye_boy": [], "small_road": [],
+        "cockroach_pig": [], "stats": {}, "side_bets": [], "last": None}
+
+
+def ip(player, banker, pt, bt, nxt):
+    return {"round": 1, "player": player, "banker": banker, "burn": [], "cut_card": False,
+            "player_total": pt, "banker_total": bt, "next": nxt}
+
+
+def words(model):
+    return [i["t"] for p in model["panels"] for i in p["items"] if i.get("p") == "t"]
+
+
+def test_next_step_in_words_from_the_tableau():
+    assert live_panel.next_words(ip(["4S"], ["KD"], 4, 0, "player"), "en") == "Dealing"
+    assert live_panel.next_words(ip(["4S", "2H"], ["KD", "5C"], 6, 5, "banker"), "en") == "Player stands · Banker draws"
+    assert live_panel.next_words(ip(["4S", "KH"], ["KD", "5C"], 4, 5, "player"), "en") == "Player draws"
+    assert live_panel.next_words(ip(["4S", "KH", "2D"], ["KD", "5C"], 6, 5, "banker"), "en") == "Banker draws"
+    assert live_panel.next_words(ip(["4S", "KH"], ["KD", "5C"], 4, 5, "player"), "zh") == "闲补牌"
+
+
+def test_board_mid_round_shows_cards_totals_next_step_and_seed001_insurance():
+    snap = dict(BASE, in_progress=ip(["4S", "2H"], ["KD", "5C"], 6, 5, "banker"))
+    m = board_model(snap, BoardOptions(), now=1000.0)
+    live = next(p for p in m["panels"] if p["id"] == "live")
+    texts = [i["t"] for i in live["items"] if i.get("p") == "t"]
+    assert {"4", "2", "K", "5", "6"} <= set(texts)
+    assert "Player stands · Banker draws" in texts and "Player insurance 2.5:1" in texts
+    assert sum(1 for i in live["items"] if i.get("p") == "g") >= 4      # the suits are drawn
+    assert not any(p["id"] == "stats" for p in m["panels"])            # the live panel takes its place
+    tile = board_model(snap, BoardOptions(kind="tile", width=640, height=360), now=1000.0)
+    assert "Player insurance 2.5:1" in words(tile)
+
+
+def test_betting_countdown_at_render_time_and_for_the_page():
+    state = {"state": "betting", "since": "1970-01-01T00:16:30Z", "closes_at": "1970-01-01T00:16:52Z",
+             "dealer": "Anna", "limits": {"min": 100, "max": 10000}}
+    m = board_model(dict(BASE, state=state), BoardOptions(), now=1000.0)   # closes at 1012 s
+    cd = [i for p in m["panels"] for i in p["items"] if i.get("cd")]
+    assert [(i["t"], i["cd"], i["fmt"]) for i in cd] == [("Bets close in 12 s", 1012.0, "Bets close in {s} s")]
+    assert "Dealer Anna  ·  Limits 100-10,000" in words(m) and m["now"] == 1000.0
+    assert live_panel.seconds_left(state, 1011.5) == 1 and live_panel.seconds_left(state, 1013) == 0
+    closed = board_model(dict(BASE, state=dict(state, state="shuffling", closes_at=None)), BoardOptions(), now=1000.0)
+    assert "Shuffling" in words(closed)
+
+
+def test_a_table_without_live_keys_draws_as_before():
+    a = board_model(BASE, BoardOptions(), now=1.0)
+    b = board_model(BASE, BoardOptions(), now=2.0)
+    assert a["panels"] == b["panels"] and not any(p["id"] == "live" for p in a["panels"])

@@ -1,0 +1,317 @@
+"""The live table on a board and a lobby tile: the round being dealt and the table's state.
+
+From the snapshot's ``in_progress`` and ``state`` keys (``roads/schema/snapshot.schema.json``;
+present only while a round is dealt card by card, and once the feed has set a table state or
+the table has configured limits), as primitives of the board model (:mod:`web.render.prims`):
+
+- the cards dealt so far face up on each side (:func:`card_face`: rank and a suit drawn as
+  polygons, red suits in the banker colour), running totals, and what happens next in words
+  from the tableau (docs/domain.md section 1: the player draws on 0-5 and stands on 6-7, the
+  banker's third card by the table of seed 004);
+- at a table whose variant offers insurance (seed 001, :mod:`roads.insurance`), the insurance
+  on offer at that moment with its payout ("Player insurance 2.5:1");
+- the table's state in words, a betting countdown (a text primitive with ``"cd"``: the Unix
+  second betting closes, and ``"fmt"``: the words with ``{s}`` for the seconds left; the PNG
+  shows the seconds left at render time, the page ticks it against the server's clock, the
+  model's ``"now"``), the dealer and the table limits.
+
+A table with neither key draws exactly as before (every function here returns nothing).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import math
+from typing import Any, Mapping, Sequence
+
+from web.render import panels
+from web.render.prims import fit, label, panel, rect, text
+
+SUIT_RED = frozenset("HD")
+RANK_TEXT = {"T": "10"}
+
+
+def _epoch(iso: Any) -> float | None:
+    if not iso:
+        return None
+    try:
+        t = _dt.datetime.fromisoformat(str(iso).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if t.tzinfo is None:
+        t = t.replace(tzinfo=_dt.timezone.utc)
+    return t.timestamp()
+
+
+def seconds_left(state: Mapping[str, Any] | None, now: float) -> int | None:
+    """Whole seconds until betting closes (rounded up, never below 0) while the table is
+    ``betting`` with a close time; ``None`` otherwise. ``now``: Unix seconds (server clock)."""
+    if not state or state.get("state") != "betting":
+        return None
+    closes = _epoch(state.get("closes_at"))
+    if closes is None:
+        return None
+    return max(0, math.ceil(closes - now - 1e-9))
+
+
+def amount(v: Any) -> str:
+    """A stake as people read it on a limits sign: ``10000`` -> ``"10,000"``, ``2.5`` -> ``"2.5"``."""
+    f = float(v)
+    return f"{int(f):,}" if f == int(f) else f"{f:,.2f}".rstrip("0").rstrip(".")
+
+
+def state_words(state: Mapping[str, Any] | None, lang: str, now: float) -> tuple[str, str, dict[str, Any]]:
+    """``(words, colour, extra keys of the text primitive)`` of the table's state: "Bets close
+    in 12 s" (with the countdown keys), "Betting", "Shuffling", "Closed"...; ``("", ...)`` when
+    the state is not known."""
+    if not state or not state.get("state"):
+        return "", "muted", {}
+    st = state["state"]
+    left = seconds_left(state, now)
+    if left is not None:
+        fmt = label("live.bets_close_in", lang, s="{s}")
+        return fmt.replace("{s}", str(left)), "open", {"cd": _epoch(state.get("closes_at")), "fmt": fmt}
+    colour = {"betting": "open", "dealing": "natural", "result": "text", "shuffling": "warn",
+              "closed": "banker", "maintenance": "banker"}.get(st, "muted")
+    return label("state." + st, lang), colour, {}
+
+
+def dealer_limits(state: Mapping[str, Any] | None, lang: str) -> str:
+    """"Dealer Anna  ·  Limits 100-10,000" (the parts known), ``""`` for none."""
+    if not state:
+        return ""
+    parts = []
+    if state.get("dealer"):
+        parts.append(label("live.dealer", lang, name=state["dealer"]))
+    lim = state.get("limits")
+    if isinstance(lim, Mapping) and "min" in lim and "max" in lim:
+        parts.append(label("live.limits", lang, min=amount(lim["min"]), max=amount(lim["max"])))
+    return "  ·  ".join(parts)
+
+
+def next_words(ip: Mapping[str, Any], lang: str) -> str:
+    """What happens next in the round in progress, from the tableau: the first four cards are
+    dealt P, B, P, B ("Dealing"); then "Player draws", or "Player stands · Banker draws"; after
+    the player's third card "Banker draws"."""
+    n = len(ip.get("player", ())) + len(ip.get("banker", ()))
+    nxt = ip.get("next")
+    if n < 4:
+        return label("live.dealing", lang)
+    if n == 4 and nxt == "player":
+        return label("live.player_draws", lang)
+    if n == 4 and nxt == "banker":
+        return label("live.player_stands", lang) + " · " + label("live.banker_draws", lang)
+    if nxt == "banker":
+        return label("live.banker_draws", lang)
+    return label("live.banker_stands", lang)
+
+
+def insurance_words(snapshot: Mapping[str, Any], lang: str) -> list[str]:
+    """The insurance offered now in the round in progress (seed 001's tables, ``roads.insurance``):
+    ``["Player insurance 2.5:1"]``; empty when the variant has no insurance or none is offered."""
+    ip = snapshot.get("in_progress")
+    variant = snapshot.get("variant")
+    vid = variant.get("id") if isinstance(variant, Mapping) else variant
+    if not isinstance(ip, Mapping) or not vid:
+        return []
+    from roads.cards import Card
+    from roads.variants import get_variant
+
+    try:
+        table = get_variant(str(vid)).insurance
+        if table is None:
+            return []
+        offers = table.offers([Card.parse(c) for c in ip.get("player", ())],
+                              [Card.parse(c) for c in ip.get("banker", ())])
+    except ValueError:
+        return []
+    out = []
+    for o in offers:
+        side = "P" if o.to_json()["side"] in ("player", "P") else "B"
+        out.append(label("live.insurance_" + side, lang, payout=amount(o.payout)))
+    return out
+
+
+# ----------------------------------------------------------------------------- card faces
+def _circle_pts(cx: float, cy: float, r: float, n: int = 14) -> list[float]:
+    pts: list[float] = []
+    for i in range(n):
+        a = 2 * math.pi * i / n
+        pts += [round(cx + r * math.cos(a), 1), round(cy + r * math.sin(a), 1)]
+    return pts
+
+
+def polygon(pts: Sequence[float], colour: str) -> dict[str, Any]:
+    """A filled polygon primitive ``{"p": "g", "pts": [x0, y0, x1, y1, ...], "c"}`` (canvas px)."""
+    return {"p": "g", "pts": [round(v, 1) for v in pts], "c": colour}
+
+
+def suit_shapes(suit: str, cx: float, cy: float, s: float, colour: str) -> list[dict[str, Any]]:
+    """A suit (``S``, ``H``, ``D``, ``C``) as polygons ``s`` px tall centred on ``(cx, cy)``:
+    the bundled fonts have no suit glyphs, and both painters fill polygons alike."""
+    h = s / 2
+    if suit == "D":
+        return [polygon([cx, cy - h, cx + h * 0.75, cy, cx, cy + h, cx - h * 0.75, cy], colour)]
+    if suit == "H":
+        r = h * 0.5
+        return [polygon(_circle_pts(cx - r * 0.95, cy - h * 0.35, r), colour),
+                polygon(_circle_pts(cx + r * 0.95, cy - h * 0.35, r), colour),
+                polygon([cx - h * 0.98, cy - h * 0.2, cx + h * 0.98, cy - h * 0.2, cx, cy + h], colour)]
+    if suit == "S":
+        r = h * 0.5
+        return [polygon(_circle_pts(cx - r * 0.95, cy + h * 0.15, r), colour),
+                polygon(_circle_pts(cx + r * 0.95, cy + h * 0.15, r), colour),
+                polygon([cx - h * 0.98, cy, cx + h * 0.98, cy, cx, cy - h], colour),
+                polygon([cx, cy + h * 0.1, cx + h * 0.35, cy + h, cx - h * 0.35, cy + h], colour)]
+    r = h * 0.42  # clubs
+    return [polygon(_circle_pts(cx, cy - h * 0.5, r), colour),
+            polygon(_circle_pts(cx - r * 1.05, cy + h * 0.12, r), colour),
+            polygon(_circle_pts(cx + r * 1.05, cy + h * 0.12, r), colour),
+            polygon([cx, cy - h * 0.1, cx + h * 0.35, cy + h, cx - h * 0.35, cy + h], colour)]
+
+
+def card_face(card: str, x: float, y: float, h: float, lang: str) -> list[dict[str, Any]]:
+    """One card face up, ``h`` px tall (``0.72 h`` wide) with its top left at ``(x, y)``: the
+    rank above its suit, red suits in the banker colour, on the palette's text colour."""
+    w = h * 0.72
+    rank, suit = card[:-1], card[-1]
+    ink = "banker" if suit in SUIT_RED else "panel"
+    out = [rect(x, y, w, h, "text", radius=h * 0.08)]
+    rs = max(8, round(h * 0.4))
+    out.append(text(RANK_TEXT.get(rank, rank), x + w / 2, y + h * 0.3, rs, ink, lang="en", anchor="m"))
+    out += suit_shapes(suit, x + w / 2, y + h * 0.7, h * 0.36, ink)
+    return out
+
+
+def card_width(h: float) -> float:
+    """Advance of one card face ``h`` px tall (face and gap)."""
+    return h * 0.72 + h * 0.12
+
+
+# ----------------------------------------------------------------------------- board and tile
+def board_live_panel(snapshot: Mapping[str, Any], r: Mapping[str, int], lang: str, *, size: int,
+                     min_px: int) -> dict[str, Any] | None:
+    """The ``"live"`` panel of a full board in region ``r`` while a round is in progress (else
+    ``None``): "Round 21", a row per side (name, cards, total), what happens next, insurance."""
+    ip = snapshot.get("in_progress")
+    if not isinstance(ip, Mapping):
+        return None
+    pad = max(6, round(size * 0.5))
+    x, w = r["x"] + pad, r["w"] - 2 * pad
+    extra = insurance_words(snapshot, lang)
+    lines = 2 + len(extra)
+    # rows: title, two card rows, the words lines
+    card_h = min(size * 3.0, (r["h"] - 2 * pad - (lines + 1) * size * 1.5) / 2.3, w / (3 * 0.84 + 0.2) / 1.0 * 0.9)
+    card_h = max(size * 1.2, card_h)
+    items: list[dict[str, Any]] = []
+    y = r["y"] + pad + size * 0.7
+    t, s = fit(label("ui.round_n", lang, n=ip.get("round")), w, size, lang, weight="r", min_size=min_px)
+    items.append(text(t, x, y, s, "muted", lang=lang, weight="r"))
+    y += size * 0.9
+    for side, key in (("P", "player"), ("B", "banker")):
+        colour = "player" if side == "P" else "banker"
+        name = label("winner." + side, lang)
+        nt, ns = fit(name, w * 0.6, size, lang, min_size=min_px)
+        items.append(text(nt, x, y + size * 0.6, ns, colour, lang=lang))
+        total = str(ip.get(key + "_total", ""))
+        items.append(text(total, x + w, y + card_h * 0.5 + size * 0.5, round(card_h * 0.75), colour, lang=lang,
+                          anchor="r"))
+        cy = y + size * 1.3
+        for i, c in enumerate(ip.get(key, ())):
+            items += card_face(str(c), x + i * card_width(card_h * 0.8), cy, card_h * 0.8, lang)
+        y = cy + card_h * 0.8 + size * 0.6
+    for words, colour in [(next_words(ip, lang), "natural")] + [(e, "warn") for e in extra]:
+        t, s = fit(words, w, size, lang, min_size=min_px)
+        items.append(text(t, x, y + size * 0.5, s, colour, lang=lang))
+        y += size * 1.4
+    return panel("live", dict(r), "panel", items)
+
+
+def header_state_items(r: Mapping[str, int], snapshot: Mapping[str, Any], lang: str, *, title_px: int,
+                       sub_px: int, min_px: int, now: float, left_used: float) -> list[dict[str, Any]]:
+    """Items added at the right end of a board's two-line header: the state (countdown) on the
+    name's line, dealer and limits on the second line. ``left_used``: px the name already
+    takes from the left edge."""
+    state = snapshot.get("state")
+    if not isinstance(state, Mapping):
+        return []
+    pad = max(4, round(sub_px * 0.45))
+    right = r["x"] + r["w"] - pad
+    room = max(0.0, r["w"] - left_used - 3 * pad)
+    words, colour, extra = state_words(state, lang, now)
+    h = r["h"]
+    gap = max(0.0, (h - title_px - sub_px) / 3)
+    out = []
+    if words:
+        t, s = fit(words, room, title_px, lang, min_size=min_px)
+        it = text(t, right, r["y"] + gap + title_px / 2, s, colour, lang=lang, anchor="r")
+        it.update(extra)
+        out.append(it)
+    dl = dealer_limits(state, lang)
+    if dl:
+        t, s = fit(dl, r["w"] * 0.45, sub_px, lang, weight="r", min_size=min_px)
+        out.append(text(t, right, r["y"] + 2 * gap + title_px + sub_px / 2, s, "muted", lang=lang, weight="r",
+                        anchor="r"))
+    return out
+
+
+def tile_live_items(r: Mapping[str, int], snapshot: Mapping[str, Any], lang: str, *, size: int,
+                    min_px: int) -> list[dict[str, Any]] | None:
+    """A tile's band ``r`` while a round is in progress (``None`` otherwise): "P" cards total,
+    "B" cards total, then what happens next (or the insurance on offer) in what room is left."""
+    ip = snapshot.get("in_progress")
+    if not isinstance(ip, Mapping):
+        return None
+    ch = r["h"] * 0.92
+    y = r["y"] + (r["h"] - ch) / 2
+    x = r["x"]
+    items: list[dict[str, Any]] = []
+    for side, key in (("P", "player"), ("B", "banker")):
+        colour = "player" if side == "P" else "banker"
+        items.append(text(label("winner_short." + side, lang), x, r["y"] + r["h"] / 2, size, colour, lang=lang))
+        x += panels.prims.width(label("winner_short." + side, lang), size, lang) + size * 0.3
+        for c in ip.get(key, ()):
+            items += card_face(str(c), x, y, ch, lang)
+            x += card_width(ch)
+        tot = str(ip.get(key + "_total", ""))
+        items.append(text(tot, x, r["y"] + r["h"] / 2, size, colour, lang=lang))
+        x += panels.prims.width(tot, size, lang) + size * 0.8
+    extra = insurance_words(snapshot, lang)
+    words = extra[0] if extra else next_words(ip, lang)
+    room = r["x"] + r["w"] - x
+    if room > size * 2:
+        t, s = fit(words, room, size, lang, min_size=min_px)
+        items.append(text(t, x, r["y"] + r["h"] / 2, s, "warn" if extra else "natural", lang=lang))
+    return items
+
+
+def tile_state_text(snapshot: Mapping[str, Any], lang: str, now: float) -> tuple[str, str, dict[str, Any]]:
+    """The state words of a tile's second line (:func:`state_words`), or ``("", ...)``."""
+    state = snapshot.get("state")
+    return state_words(state if isinstance(state, Mapping) else None, lang, now)
+
+
+def board_hook(ps: list[dict[str, Any]], regions: Mapping[str, Mapping[str, int]], snapshot: Mapping[str, Any],
+               lang: str, *, title_px: int, size: int, min_px: int, now: float) -> None:
+    """Change a full board's panels ``ps`` in place for a live table: the state, dealer and
+    limits at the right of the header; while a round is in progress the ``"live"`` panel takes
+    the statistics' place (and the side bets' below it, in the same column)."""
+    head = next((p for p in ps if p["id"] == "header"), None)
+    if head is not None and isinstance(snapshot.get("state"), Mapping):
+        name = next((i for i in head["items"] if i.get("p") == "t"), None)
+        used = panels.prims.width(name["t"], name["s"], lang) + (name["x"] - head["x"]) if name else 0.0
+        head["items"] = head["items"] + header_state_items(head, snapshot, lang, title_px=title_px, sub_px=size,
+                                                           min_px=min_px, now=now, left_used=used)
+    if not isinstance(snapshot.get("in_progress"), Mapping) or "stats" not in regions:
+        return
+    r = dict(regions["stats"])
+    sb = regions.get("side_bets")
+    drop = {"stats"}
+    if sb and sb["x"] == r["x"] and sb["w"] == r["w"] and sb["y"] >= r["y"]:
+        r["h"] = sb["y"] + sb["h"] - r["y"]
+        drop.add("side_bets")
+    live = board_live_panel(snapshot, r, lang, size=size, min_px=min_px)
+    if live is None:
+        return
+    at = next(i for i, p in enumerate(ps) if p["id"] == "stats")
+    ps[:] = [p for p in ps[:at] if p["id"] not in drop] + [live] + [p for p in ps[at:] if p["id"] not in drop]
