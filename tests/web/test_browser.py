@@ -531,3 +531,102 @@ def test_countdowns_keep_the_newest_server_clock_seen_not_an_old_models(browser,
     })""")
     assert left in (19, 20)
     page.close()
+
+
+def test_lobby_tile_updates_and_new_tables_appear_within_2_s(browser, live, feed):
+    feed("T1", 1, 1, ROUND_B)
+    page = open_page(browser, f"{live}/lobby")
+    try:
+        tile = '[data-tile="T1"] [data-road="big_road"] > g.cell'
+        assert page.evaluate(f"document.querySelectorAll('{tile}').length") == 1
+        feed("T1", 1, 2, ROUND_P_NATURAL)  # a Player after a Banker: a new big-road column
+        _poll(page, f"!!document.querySelector('{tile}[data-k=\"1.0\"][data-c=\"player\"]')", APPEAR_MS / 1000)
+        feed("T2", 1, 1, ROUND_TIE)  # a table's first round creates it: a new tile
+        _poll(page, "document.querySelectorAll('[data-tile]').length === 2", APPEAR_MS / 1000)
+        assert page.evaluate("window.__roads.fetches") == 0  # pushed, never fetched
+        assert page.js_errors == []  # type: ignore[attr-defined]
+    finally:
+        page.close()
+
+
+FITS_JS = """() => ({scrollW: document.documentElement.scrollWidth, scrollH: document.documentElement.scrollHeight,
+                     innerW: window.innerWidth, innerH: window.innerHeight})"""
+
+
+def assert_no_scrollbars(page, what):
+    box = page.evaluate(FITS_JS)
+    assert box["scrollH"] <= box["innerH"], f"{what}: content {box['scrollH']} px tall in a {box['innerH']} px viewport"
+    assert box["scrollW"] <= box["innerW"], f"{what}: content {box['scrollW']} px wide in a {box['innerW']} px viewport"
+
+
+@pytest.mark.parametrize("width, height", [(1920, 1080), (1080, 1920), (3840, 2160), (1280, 720)])
+def test_table_page_fits_the_screen_without_scrollbars(browser, wall, width, height):
+    """The whole board and its link bar, nothing to scroll (the embed snippet opens over it)."""
+    _, base = wall
+    page = open_page(browser, f"{base}/tables/T9", width=width, height=height, wait_live=False)
+    try:
+        assert page.evaluate("window.__roads.orientation") == ("portrait" if height > width else "landscape")
+        assert_no_scrollbars(page, f"table page {width}x{height}")
+        board = page.locator("svg#board").bounding_box()
+        bar = page.locator("footer.bar").bounding_box()
+        assert board["y"] >= 0 and board["y"] + board["height"] <= bar["y"] + 0.5
+        assert bar["y"] + bar["height"] <= height + 0.5
+        page.click('footer.bar a[data-link="embed"]')
+        assert page.locator("#embed").is_visible()
+        assert_no_scrollbars(page, f"table page {width}x{height} with the snippet open")
+        page.click('#embed a[data-link="close"]')
+        assert not page.locator("#embed").is_visible()
+    finally:
+        page.close()
+    page = open_page(browser, f"{base}/tables/T9/shoes/1", width=width, height=height, wait_live=False)
+    try:
+        assert_no_scrollbars(page, f"past shoe page {width}x{height}")
+    finally:
+        page.close()
+
+
+CJK_FONT_URL = "/static/fonts/NotoSansSC-Bold.otf"
+FONT_PROBE_JS = """async (ch) => {
+    const faces = await document.fonts.load('700 40px "Roads Sans"', ch);
+    const ctx = document.createElement('canvas').getContext('2d');
+    ctx.font = '700 40px "Roads Sans"';
+    const roads = ctx.measureText(ch).width;
+    ctx.font = '700 40px "DejaVu Sans"';
+    return {
+        faces: faces.map(f => ({family: f.family, status: f.status, range: f.unicodeRange})),
+        check: document.fonts.check('700 40px "Roads Sans"', ch),
+        width: roads, dejavuWidth: ctx.measureText(ch).width,
+        fetched: performance.getEntriesByType('resource').map(e => new URL(e.name).pathname),
+    };
+}"""
+
+
+def test_chinese_renders_with_the_bundled_font_on_a_machine_without_cjk_fonts(bare_browser, live, feed):
+    """On a Chromium that has only DejaVu, the zh table page fetches static/fonts/NotoSansSC-Bold.otf
+    (its @font-face unicode-range covers hanzi) and draws 庄/闲/和 with it: full-width (1 em)
+    glyphs, not DejaVu's missing-glyph boxes."""
+    feed("T1", 1, 1, ROUND_B)
+    page = open_page(bare_browser, f"{live}/tables/T1?lang=zh", width=1280, height=720)
+    try:
+        words = page.evaluate("Array.from(document.querySelectorAll('[data-panel=last_result] text')).map(t => t.textContent)")
+        assert words[0] == "庄"
+        for ch in "庄闲和":
+            probe = page.evaluate(FONT_PROBE_JS, ch)
+            assert probe["faces"], probe  # a Roads Sans face covers the character and loaded
+            assert all(f["status"] == "loaded" and "U+4E00-9FFF" in f["range"].upper() for f in probe["faces"]), probe
+            assert probe["check"] is True
+            assert abs(probe["width"] - 40) < 0.5, probe  # CJK ideographs advance 1 em
+            assert abs(probe["dejavuWidth"] - 40) > 2, probe  # ... which DejaVu's fallback box does not
+        assert CJK_FONT_URL in probe["fetched"]
+        assert page.js_errors == []  # type: ignore[attr-defined]
+        shot(page, "table_zh_bundled_font_only_dejavu.png")
+    finally:
+        page.close()
+    # Without Chinese text on the page nothing fetches the 2.5 MB file.
+    page = open_page(bare_browser, f"{live}/embed/T1?lang=en", width=800, height=450)
+    try:
+        page.wait_for_timeout(200)
+        fetched = page.evaluate("performance.getEntriesByType('resource').map(e => new URL(e.name).pathname)")
+        assert CJK_FONT_URL not in fetched
+    finally:
+        page.close()
