@@ -29,11 +29,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
+
 SET, MERGE, APPEND, TRUNCATE, DELETE = "s", "m", "a", "t", "d"
 
 MAX_PATCHED_ELEMENTS = 4
 """A list whose overlapping elements differ in more than this many places (and in more than
-half of them) is sent whole instead of element by element (e.g. a window that scrolled)."""
+half of them) is sent whole instead of element by element (e.g. a window that scrolled),
+unless its element-by-element operations encode shorter than the whole list (the panels of a
+board model: most change a little each round)."""
 
 
 def diff(old: Any, new: Any) -> list[list[Any]]:
@@ -74,10 +78,16 @@ def _diff(old: Any, new: Any, path: list[Any], ops: list[list[Any]]) -> None:
             i for i in range(common)
             if not (old[i] is new[i] or (type(old[i]) is type(new[i]) and old[i] == new[i]))]
         if len(changed) > MAX_PATCHED_ELEMENTS and 2 * len(changed) > common:
-            ops.append([SET, path, new])
-            return
-        for i in changed:
-            _diff(old[i], new[i], [*path, i], ops)
+            patch: list[list[Any]] = []
+            for i in changed:
+                _diff(old[i], new[i], [*path, i], patch)
+            if len(orjson.dumps(patch)) >= len(orjson.dumps(new)):
+                ops.append([SET, path, new])
+                return
+            ops.extend(patch)
+        else:
+            for i in changed:
+                _diff(old[i], new[i], [*path, i], ops)
         if n_new > n_old:
             ops.append([APPEND, path, new[n_old:]])
         elif n_new < n_old:

@@ -31,6 +31,7 @@
                 lastHeard: Date.now(), models: boot.models, keys: null };
   window.__roads = state;
   var live = null;
+  Paint.observeClock(boot.now); // the server's clock when it answered this page (its models may be older)
 
   function orientation() {
     if (state.models.fixed) return "fixed";

@@ -23,6 +23,7 @@
                 offline: false, lastHeard: Date.now(), doc: boot.doc, keys: null, rotations: 0 };
   window.__roads = state;
   var live = null;
+  Paint.observeClock(boot.now); // the server's clock when it answered this page (its models may be older)
 
   function orientation() { return window.innerHeight > window.innerWidth * 1.05 ? "portrait" : "landscape"; }
 

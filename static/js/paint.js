@@ -5,7 +5,8 @@
  *
  * Public: window.Paint.paint(svg, model, {fresh: {road: {key: true}}}) draws the whole model
  * into the <svg> (viewBox = the model's canvas, so it scales to any screen);
- * Paint.cellKeys(model) -> {road id: {cell key: true}} (to find cells that are new).
+ * Paint.cellKeys(model) -> {road id: {cell key: true}} (to find cells that are new);
+ * Paint.observeClock(unix seconds): a server time just received (the countdowns' clock).
  * Elements carry data attributes for tests: data-panel, data-road, data-k, data-m, data-c.
  */
 (function (global) {
@@ -37,11 +38,18 @@
   }
 
   // Betting countdowns (web/render/live_panel.py): text with data-cd (Unix s betting closes)
-  // ticks against the server's clock, the model's "now" corrected for this screen's offset.
-  var clockOffsetMs = 0;
+  // ticks against the server's clock. Every server time seen (a model's "now", the page's
+  // boot "now") is at most the server's clock when it arrives, and a model pushed or cached a
+  // while ago is older still, so the offset kept is the largest seen (observeClock).
+  var clockOffsetMs = null;
+  function observeClock(unixSeconds) {
+    if (typeof unixSeconds !== "number") return;
+    var offset = unixSeconds * 1000 - Date.now();
+    if (clockOffsetMs === null || offset > clockOffsetMs) clockOffsetMs = offset;
+  }
   function tick() {
     var list = document.querySelectorAll("[data-cd]");
-    var now = Date.now() + clockOffsetMs;
+    var now = Date.now() + (clockOffsetMs || 0);
     for (var i = 0; i < list.length; i++) {
       var left = Math.max(0, Math.ceil(parseFloat(list[i].getAttribute("data-cd")) - now / 1000 - 1e-9));
       var t = list[i].getAttribute("data-fmt").replace("{s}", String(left));
@@ -161,7 +169,7 @@
     svg.setAttribute("viewBox", "0 0 " + model.w + " " + model.h);
     svg.setAttribute("data-kind", model.kind);
     svg.setAttribute("data-version", model.version === undefined ? "" : model.version);
-    if (typeof model.now === "number") clockOffsetMs = model.now * 1000 - Date.now();
+    observeClock(model.now);
     el("rect", { x: 0, y: 0, width: model.w, height: model.h, "class": "f-background" }, svg);
     var root = el("g", { "class": "model" }, svg);
     paintInto(root, model, opts.fresh || null);
@@ -209,5 +217,5 @@
     return out;
   }
 
-  global.Paint = { paint: paint, cellKeys: cellKeys, freshCells: freshCells };
+  global.Paint = { paint: paint, cellKeys: cellKeys, freshCells: freshCells, observeClock: observeClock };
 })(window);

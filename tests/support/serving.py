@@ -58,14 +58,15 @@ def serve_app(app: Any, name: str = "test-server") -> Iterator[BaseWSGIServer]:
 class ServeProcess:
     """``python -m web.cli serve`` on a free loopback port, in a subprocess, with the test feed token.
 
-    ``env`` adds environment variables (a ``None`` value removes one). Waits (bounded by
+    ``env`` adds environment variables (a ``None`` value removes one); ``port`` (default any free
+    one) lets a test start the service again where its pages were connected. Waits (bounded by
     ``timeout`` seconds) for the line that names the port; :attr:`port` and :attr:`base`
     (``"127.0.0.1:<port>"``) tell where it listens; ``stderr_path`` keeps its standard error (the
     request log) in that file. :meth:`kill` SIGKILLs it.
     """
 
     def __init__(self, data_dir: Path, env: Mapping[str, str | None] | None = None, *, timeout: float = 30,
-                 stderr_path: Path | None = None) -> None:
+                 stderr_path: Path | None = None, port: int = 0) -> None:
         full_env = {**os.environ, "ROADS_FEED_TOKEN": FEED_TOKEN, "PYTHONUNBUFFERED": "1"}
         for key, value in (env or {}).items():
             if value is None:
@@ -73,7 +74,7 @@ class ServeProcess:
             else:
                 full_env[key] = value
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "web.cli", "serve", "--host", "127.0.0.1", "--port", "0", "--data", str(data_dir)],
+            [sys.executable, "-m", "web.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(data_dir)],
             cwd=ROOT, env=full_env, stdout=subprocess.PIPE, text=True,
             stderr=subprocess.DEVNULL if stderr_path is None else stderr_path.open("w", encoding="utf-8"),
         )

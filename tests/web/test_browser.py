@@ -404,3 +404,229 @@ def test_ask_road_shows_the_hypothetical_entry_in_every_road(browser, wall):
     page.wait_for_function("window.__roads.asking === null", timeout=6000)
     assert page.evaluate("document.querySelectorAll('.cell.arrive').length") == 0
     page.close()
+
+
+def _post(base, table, number, cards, shoe=1):
+    r = requests.post(f"{base}/api/tables/{table}/rounds", headers={"Authorization": "Bearer test-token"},
+                      json={"shoe": shoe, "round": number, **cards}, timeout=10)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def _poll(page, expression, timeout_s=10.0):
+    """Wait until ``expression`` is true in the page, evaluated from here (no page timers)."""
+    import time
+
+    deadline = time.monotonic() + timeout_s
+    while not page.evaluate(expression):
+        assert time.monotonic() < deadline, (expression, page.evaluate("JSON.stringify(window.__roads).slice(0, 300)"))
+        time.sleep(0.05)
+
+
+def test_the_offline_band_clears_when_the_server_is_back_and_the_roads_resync(browser, tmp_path):
+    """``roads serve`` killed under an open board, then started again on the same port and data:
+    the band goes, and a round posted to the new process shows."""
+    from support.serving import ServeProcess
+
+    env = {"ROADS_WS_KEEPALIVE_S": "0.5"}
+    proc = ServeProcess(tmp_path / "data", env)
+    port = proc.port
+    try:
+        base = f"http://{proc.base}"
+        deal = dealt_rounds(13, seed=5)
+        for i, (p, b) in enumerate(deal[:12], 1):
+            _post(base, "T1", i, {"player": p, "banker": b})
+        page = open_page(browser, base + "/tables/T1")
+    finally:
+        proc.kill()
+    _poll(page, "document.documentElement.classList.contains('offline')", 5)
+    proc = ServeProcess(tmp_path / "data", env, port=port)
+    try:
+        _poll(page, "!document.documentElement.classList.contains('offline')", 10)
+        _poll(page, "window.__roads.status === 'live'", 10)
+        p, b = deal[12]
+        _post(base, "T1", 13, {"player": p, "banker": b})
+        _poll(page, "window.__roads.version === 13", APPEAR_MS / 1000 + 1)
+        assert page.evaluate("document.querySelectorAll('[data-road=bead_plate] g.cell').length") == 13
+        assert page.evaluate("getComputedStyle(document.querySelector('svg .roads')).opacity") == "1"
+        shot(page, "board_server_back.png")
+        assert page.js_errors == []  # type: ignore[attr-defined]
+        page.close()
+    finally:
+        proc.kill()
+
+
+def test_thirty_seconds_after_the_last_result_the_board_still_marks_it(browser, tmp_path):
+    """The page's clock run 30 s past the last result: still live (not offline), the newest
+    result still marked, the time of the last result (venue time) unchanged."""
+    app = seeded_app(tmp_path, tables=1)
+    with serve_app(app) as srv:
+        base = f"http://127.0.0.1:{srv.server_port}"
+        page = browser.new_page(viewport={"width": 1920, "height": 1080}, bypass_csp=True)
+        page.clock.install()
+        page.goto(base + "/tables/T1")
+        _poll(page, "!!(window.__roads && window.__roads.status === 'live')")
+        ack = _post(base, "T1", 22, ROUND_P_NATURAL)
+        _poll(page, f"window.__roads.version === {ack['version']}", APPEAR_MS / 1000 + 1)
+        words = "Array.from(document.querySelectorAll('[data-panel=last_result] text')).map(t => t.textContent)"
+        before = page.evaluate(words)
+        page.clock.run_for(30_000)
+        assert not page.evaluate("document.documentElement.classList.contains('offline')")
+        assert page.evaluate(words) == before and before[0] == "Player"
+        marked = page.evaluate("Array.from(document.querySelectorAll('g.cell.newest .newest-mark')).length")
+        assert marked >= 2  # bead plate and big road at least
+        shot(page, "board_30s_after_last_result.png")
+        page.close()
+    close_app(app)
+
+
+def test_a_4k_screen_shows_the_1080p_board_at_about_twice_the_size(browser, wall):
+    _, base = wall
+    page = open_page(browser, base + "/tables/T3", width=3840, height=2160, wait_live=False)
+    scale = page.evaluate("document.querySelector('svg#board').getScreenCTM().a")
+    assert 1.9 <= scale <= 2  # the 1920x1080 model, viewBox-scaled: twice as big, less the link bar's strip
+    sizes = page.evaluate("Array.from(document.querySelectorAll('svg#board [data-panel] text')).filter(t => t.textContent.trim()).map(t => parseFloat(t.getAttribute('font-size')) * t.getScreenCTM().a)")
+    assert min(sizes) >= 24
+    shot(page, "board_3840x2160.png")
+    page.close()
+    png_of(base, "/tables/T3/board.png?width=3840&height=2160").save(ARTIFACTS / "board_3840x2160_png.png")
+    page = open_page(browser, base + "/lobby?per_page=6&rotate_s=0", width=3840, height=2160, wait_live=False)
+    shot(page, "lobby_6_tables_3840x2160.png")
+    page.close()
+
+
+@pytest.mark.parametrize("bead", ["letters", "total", "colour"])
+def test_bead_option_on_the_page_is_the_models(browser, wall, bead):
+    _, base = wall
+    page = open_page(browser, base + f"/tables/T7?bead={bead}", wait_live=False)
+    model = requests.get(base + f"/tables/T7/model.json?bead={bead}", timeout=30).json()["models"]["landscape"]
+    want = [c.get("t") or None for c in next(r for r in model["roads"] if r["id"] == "bead_plate")["cells"]]
+    got = page.evaluate("Array.from(document.querySelectorAll('[data-road=bead_plate] > g.cell')).map(g => { const t = g.querySelector('text:not(.tie-count)'); return t ? t.textContent : null; })")
+    assert got == want and len(got) > 10
+    if bead == "colour":
+        assert set(got) == {None}
+    elif bead == "total":
+        assert set(got) <= set("0123456789")
+    else:
+        assert set(got) <= {"B", "P", "T"}
+    shot(page, f"board_bead_{bead}.png")
+    page.close()
+
+
+def test_countdowns_keep_the_newest_server_clock_seen_not_an_old_models(browser, wall):
+    """A pushed or cached model may be minutes old: its "now" must not set the countdown clock
+    back. Server 5 s ahead of this machine; an old model's now (10 min ago) seen after it."""
+    _, base = wall
+    page = open_page(browser, base + "/tables/T2", wait_live=False)
+    left = page.evaluate("""() => new Promise(done => {
+      const t0 = Date.now() / 1000;
+      Paint.observeClock(t0 + 5);           // a fresh answer: the server is 5 s ahead
+      Paint.observeClock(t0 - 600);         // an old model's now
+      const svg = document.querySelector('svg#board');
+      const t = document.createElementNS('http://www.w3.org/2000/svg', 'text');
+      t.setAttribute('data-cd', String(t0 + 5 + 20));  // betting closes 20 s from the server's now
+      t.setAttribute('data-fmt', '{s}');
+      svg.appendChild(t);
+      setTimeout(() => done(parseInt(t.textContent, 10)), 600);
+    })""")
+    assert left in (19, 20)
+    page.close()
+
+
+def test_lobby_tile_updates_and_new_tables_appear_within_2_s(browser, live, feed):
+    feed("T1", 1, 1, ROUND_B)
+    page = open_page(browser, f"{live}/lobby")
+    try:
+        tile = '[data-tile="T1"] [data-road="big_road"] > g.cell'
+        assert page.evaluate(f"document.querySelectorAll('{tile}').length") == 1
+        feed("T1", 1, 2, ROUND_P_NATURAL)  # a Player after a Banker: a new big-road column
+        _poll(page, f"!!document.querySelector('{tile}[data-k=\"1.0\"][data-c=\"player\"]')", APPEAR_MS / 1000)
+        feed("T2", 1, 1, ROUND_TIE)  # a table's first round creates it: a new tile
+        _poll(page, "document.querySelectorAll('[data-tile]').length === 2", APPEAR_MS / 1000)
+        assert page.evaluate("window.__roads.fetches") == 0  # pushed, never fetched
+        assert page.js_errors == []  # type: ignore[attr-defined]
+    finally:
+        page.close()
+
+
+FITS_JS = """() => ({scrollW: document.documentElement.scrollWidth, scrollH: document.documentElement.scrollHeight,
+                     innerW: window.innerWidth, innerH: window.innerHeight})"""
+
+
+def assert_no_scrollbars(page, what):
+    box = page.evaluate(FITS_JS)
+    assert box["scrollH"] <= box["innerH"], f"{what}: content {box['scrollH']} px tall in a {box['innerH']} px viewport"
+    assert box["scrollW"] <= box["innerW"], f"{what}: content {box['scrollW']} px wide in a {box['innerW']} px viewport"
+
+
+@pytest.mark.parametrize("width, height", [(1920, 1080), (1080, 1920), (3840, 2160), (1280, 720)])
+def test_table_page_fits_the_screen_without_scrollbars(browser, wall, width, height):
+    """The whole board and its link bar, nothing to scroll (the embed snippet opens over it)."""
+    _, base = wall
+    page = open_page(browser, f"{base}/tables/T9", width=width, height=height, wait_live=False)
+    try:
+        assert page.evaluate("window.__roads.orientation") == ("portrait" if height > width else "landscape")
+        assert_no_scrollbars(page, f"table page {width}x{height}")
+        board = page.locator("svg#board").bounding_box()
+        bar = page.locator("footer.bar").bounding_box()
+        assert board["y"] >= 0 and board["y"] + board["height"] <= bar["y"] + 0.5
+        assert bar["y"] + bar["height"] <= height + 0.5
+        page.click('footer.bar a[data-link="embed"]')
+        assert page.locator("#embed").is_visible()
+        assert_no_scrollbars(page, f"table page {width}x{height} with the snippet open")
+        page.click('#embed a[data-link="close"]')
+        assert not page.locator("#embed").is_visible()
+    finally:
+        page.close()
+    page = open_page(browser, f"{base}/tables/T9/shoes/1", width=width, height=height, wait_live=False)
+    try:
+        assert_no_scrollbars(page, f"past shoe page {width}x{height}")
+    finally:
+        page.close()
+
+
+CJK_FONT_URL = "/static/fonts/NotoSansSC-Bold.otf"
+FONT_PROBE_JS = """async (ch) => {
+    const faces = await document.fonts.load('700 40px "Roads Sans"', ch);
+    const ctx = document.createElement('canvas').getContext('2d');
+    ctx.font = '700 40px "Roads Sans"';
+    const roads = ctx.measureText(ch).width;
+    ctx.font = '700 40px "DejaVu Sans"';
+    return {
+        faces: faces.map(f => ({family: f.family, status: f.status, range: f.unicodeRange})),
+        check: document.fonts.check('700 40px "Roads Sans"', ch),
+        width: roads, dejavuWidth: ctx.measureText(ch).width,
+        fetched: performance.getEntriesByType('resource').map(e => new URL(e.name).pathname),
+    };
+}"""
+
+
+def test_chinese_renders_with_the_bundled_font_on_a_machine_without_cjk_fonts(bare_browser, live, feed):
+    """On a Chromium that has only DejaVu, the zh table page fetches static/fonts/NotoSansSC-Bold.otf
+    (its @font-face unicode-range covers hanzi) and draws 庄/闲/和 with it: full-width (1 em)
+    glyphs, not DejaVu's missing-glyph boxes."""
+    feed("T1", 1, 1, ROUND_B)
+    page = open_page(bare_browser, f"{live}/tables/T1?lang=zh", width=1280, height=720)
+    try:
+        words = page.evaluate("Array.from(document.querySelectorAll('[data-panel=last_result] text')).map(t => t.textContent)")
+        assert words[0] == "庄"
+        for ch in "庄闲和":
+            probe = page.evaluate(FONT_PROBE_JS, ch)
+            assert probe["faces"], probe  # a Roads Sans face covers the character and loaded
+            assert all(f["status"] == "loaded" and "U+4E00-9FFF" in f["range"].upper() for f in probe["faces"]), probe
+            assert probe["check"] is True
+            assert abs(probe["width"] - 40) < 0.5, probe  # CJK ideographs advance 1 em
+            assert abs(probe["dejavuWidth"] - 40) > 2, probe  # ... which DejaVu's fallback box does not
+        assert CJK_FONT_URL in probe["fetched"]
+        assert page.js_errors == []  # type: ignore[attr-defined]
+        shot(page, "table_zh_bundled_font_only_dejavu.png")
+    finally:
+        page.close()
+    # Without Chinese text on the page nothing fetches the 2.5 MB file.
+    page = open_page(bare_browser, f"{live}/embed/T1?lang=en", width=800, height=450)
+    try:
+        page.wait_for_timeout(200)
+        fetched = page.evaluate("performance.getEntriesByType('resource').map(e => new URL(e.name).pathname)")
+        assert CJK_FONT_URL not in fetched
+    finally:
+        page.close()

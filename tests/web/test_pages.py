@@ -334,3 +334,61 @@ def test_pages_load_their_css_and_scripts_which_exist(client, table_t1):
     assert "<script>" not in html and " onclick=" not in html  # scripts are files (Content-Security-Policy)
 
 
+
+
+# ------------------------------------------------------------------ side bets, bead content
+SIDE_BETS = [  # a hand-made state: pairs close at round 60 with 2 left, bonus all shoe, naturals closed at 40
+    {"bet": "player_pair", "label": "Player Pair", "open": True, "limit": 60, "rounds_left": 2},
+    {"bet": "banker_pair", "label": "Banker Pair", "open": True, "limit": 60, "rounds_left": 2},
+    {"bet": "player_bonus", "label": "Player Bonus", "open": True, "limit": None, "rounds_left": None},
+    {"bet": "banker_bonus", "label": "Banker Bonus", "open": True, "limit": None, "rounds_left": None},
+    {"bet": "player_natural", "label": "Player Natural", "open": False, "limit": 40, "rounds_left": 0},
+    {"bet": "banker_natural", "label": "Banker Natural", "open": False, "limit": 40, "rounds_left": 0},
+]
+
+
+@pytest.mark.parametrize("lang, want", [
+    ("en", [("Pairs · until round 60", "2 left", "warn"), ("Bonus", "Open all shoe", "text"),
+            ("Naturals", "Closed (round 40)", "muted")]),
+    ("th", [("ไพ่คู่ · ถึงรอบที่ 60", "เหลือ 2 รอบ", "warn"), ("โบนัส", "เปิดทั้งขอน", "text"),
+            ("ไพ่ป๊อก", "ปิดแล้ว (รอบที่ 40)", "muted")]),
+    ("zh", [("对子 · 至第 60 局", "剩 2 局", "warn"), ("龙宝", "整靴开放", "text"), ("天牌", "已截止（第 40 局）", "muted")]),
+])
+def test_side_bet_panel_says_each_state_on_one_line_names_left_state_right(lang, want):
+    """Each row on one line at 1920x1080: the bets' names (regular) left, the state (bold) right
+    in the warning colour when 5 or fewer rounds are left, muted once closed."""
+    from web.render.model import BoardOptions, board_model
+
+    snap = {"table": "T1", "shoe": 1, "round": 58, "version": 58, "side_bets": SIDE_BETS, "bead_plate": [],
+            "big_road": {"cells": [], "leading_ties": 0}}
+    model = board_model(snap, BoardOptions(lang=lang))
+    panel = next(p for p in model["panels"] if p["id"] == "side_bets")
+    texts = [i for i in panel["items"] if i["p"] == "t"][1:]  # after the title
+    rows = [(texts[k]["t"], texts[k + 1]["t"], texts[k]["c"]) for k in range(0, len(texts), 2)]
+    assert [(names, state, colour) for state, names, colour in rows] == want
+    assert {i["w"] for i in texts[1::2]} == {"r"} and {i["w"] for i in texts[0::2]} == {"b"}
+    assert len({round(i["y"]) for i in texts[1::2]}) == 3  # three rows of names, none wrapped
+
+
+ROUND_TIE = {"player": ["9D", "KC"], "banker": ["9S", "QH"]}  # natural 9 each: a tie at 9
+
+
+@pytest.mark.parametrize("query, want", [
+    ("", ["B", "P", "T"]),                       # letters by default
+    ("bead=letters&lang=zh", ["庄", "闲", "和"]),
+    ("bead=total", ["7", "9", "9"]),             # the winning total; a tie: the tied total
+    ("bead=colour", [None, None, None]),         # colour only: no text in the bead
+])
+def test_bead_option_letters_total_or_colour(client, auth, table_t1, query, want):
+    post_round(client, auth, "T1", 1, 3, ROUND_TIE)
+    for path in (f"/tables/T1?{query}", f"/embed/T1?{query}&w=900&h=500"):
+        models = boot_of(client.get(path))["models"]
+        for model in models.values():
+            bead = next(r for r in model["roads"] if r["id"] == "bead_plate")
+            assert [c.get("t") for c in bead["cells"]] == want, (path, model["w"])
+            assert [c["c"] for c in bead["cells"]] == ["banker", "player", "tie"]
+
+
+def test_bead_option_is_checked(client, table_t1):
+    resp = client.get("/tables/T1?bead=emoji", headers={"Accept": "application/json"})
+    assert resp.status_code == 400 and resp.get_json()["error"]["field"] == "bead"

@@ -581,3 +581,44 @@ def test_last_result_reads_like_the_web_page(lang, width, height):
     assert texts[1][1] == "badge_text" and marks.startswith(texts[1][0].rstrip("\u2026").rstrip())  # may be cut
     assert [t[:2] for t in texts[2:5]] == [(tr("winner.P") + " 8", "player"), (" · ", "muted"),
                                           (tr("winner.B") + " 6", "banker")]
+
+
+def _symbol_pixels(img, cell, colour) -> frozenset[tuple[int, int]]:
+    """Pixels of the inner half of a bead cell within 60 of ``colour`` (the text painted on it)."""
+    s = cell["s"]
+    x0, y0 = int(cell["x"] + s * 0.25), int(cell["y"] + s * 0.25)
+    out = set()
+    for y in range(y0, int(y0 + s * 0.5)):
+        for x in range(x0, int(x0 + s * 0.5)):
+            if max(abs(a - b) for a, b in zip(img.getpixel((x, y)), colour)) <= 60:
+                out.add((x - x0, y - y0))
+    return frozenset(out)
+
+
+def test_bead_option_paints_letters_totals_or_colour_only(app, client, auth):
+    """Banker 7-3, then Player 9-2: ``letters`` and ``total`` paint white text on each bead
+    (different glyphs: B vs 7), ``colour`` none; the disc colour stays the winner's."""
+    from web.render.cells import probe
+    from web.render.theme import THEMES
+
+    def close(a, b, tol=40):
+        return all(abs(x - y) <= tol for x, y in zip(a, b))
+
+    for i, (winner, p, b) in enumerate((("B", 3, 7), ("P", 9, 2)), 1):
+        r = client.post("/api/tables/T1/rounds", headers=auth, json={"shoe": 1, "round": i, "result": {
+            "winner": winner, "player_total": p, "banker_total": b, "player_pair": False, "banker_pair": False,
+            "natural": False}})
+        assert r.status_code == 201
+    white = THEMES["dark"]["on_symbol"]
+    seen = {}
+    for bead in ("letters", "total", "colour"):
+        img = decode(client.get(f"/tables/T1/board.png?bead={bead}"))
+        model = client.get(f"/tables/T1/model.json?bead={bead}").get_json()["models"]["landscape"]
+        cells = next(r for r in model["roads"] if r["id"] == "bead_plate")["cells"]
+        assert [c.get("t") for c in cells] == {"letters": ["B", "P"], "total": ["7", "9"], "colour": [None, None]}[bead]
+        seen[bead] = [_symbol_pixels(img, c, white) for c in cells]
+        for c, colour in zip(cells, ("banker", "player")):
+            assert close(img.getpixel(tuple(int(v) for v in probe(c))), THEMES["dark"][colour])
+    assert all(len(px) > 20 for px in seen["letters"] + seen["total"])
+    assert seen["colour"] == [frozenset(), frozenset()]
+    assert seen["letters"][0] != seen["total"][0] and seen["letters"][1] != seen["total"][1]

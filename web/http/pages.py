@@ -29,6 +29,7 @@ Query options: ``lang``, ``theme``, ``bead``, ``good`` (:mod:`web.http.display`)
 from __future__ import annotations
 
 import hashlib
+import time
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -157,7 +158,7 @@ def _board(table_id: str, shoe: int | None) -> str:
     boot = {
         "page": "table" if live else "past", "table": table_id, "live": live,
         **(_push(spec, "model_ws.table_models_socket", table_id=table_id) if live else {"ws": None, "full": None}),
-        "models": doc["models"], "release": RELEASE, "tz": display.venue_tz(), "keepaliveS": _keepalive_s(),
+        "models": doc["models"], "release": RELEASE, "tz": display.venue_tz(), "keepaliveS": _keepalive_s(), "now": round(time.time(), 3),
         "modelUrl": url_for("pages.table_model", table_id=table_id, **query, **({} if live else {"shoe": shoe})),
         "askUrl": url_for("pages.table_model", table_id=table_id, **query) if live else None,
     }
@@ -191,7 +192,7 @@ def embed(table_id: str) -> str:
     boot = {
         "page": "embed", "table": table_id, "live": True,
         **_push(spec, "model_ws.embed_models_socket", table_id=table_id),
-        "models": doc["models"], "release": RELEASE, "tz": display.venue_tz(), "keepaliveS": _keepalive_s(),
+        "models": doc["models"], "release": RELEASE, "tz": display.venue_tz(), "keepaliveS": _keepalive_s(), "now": round(time.time(), 3),
         "modelUrl": url_for("pages.embed_model", table_id=table_id, **request.args.to_dict()),
     }
     return render_template("embed.html", boot=boot, info=info, api_url=url_for("api.table", table_id=table_id), **ctx)
@@ -211,7 +212,7 @@ def _lobby_page(name: str | None) -> str:
         push = _push(spec, "model_ws.screen_models_socket", name=name)
         model_url = url_for("pages.screen_model", name=name, **query)
     boot = {
-        "page": "lobby", **push, "doc": doc, "release": RELEASE, "tz": display.venue_tz(),
+        "page": "lobby", **push, "doc": doc, "release": RELEASE, "tz": display.venue_tz(), "now": round(time.time(), 3),
         "keepaliveS": _keepalive_s(), "modelUrl": model_url,
         "page_n": min(page, len(doc["pages"]["landscape"])), "rotate_s": doc["rotate_s"],
         "tableUrl": url_for("pages.table", table_id="{id}").replace("%7Bid%7D", "{id}"),

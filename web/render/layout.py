@@ -258,7 +258,8 @@ def _board_portrait(width: int, height: int, columns: int | None) -> dict[str, A
     half = cell // 2
     header_h = 2 * cell
     regions: dict[str, dict[str, int]] = {}
-    last_w = min(grid_w // 3, 4 * cell)
+    # the last result is read first: nearly half the width (a narrow board: a third)
+    last_w = max(4 * cell, round(grid_w * 0.44)) if grid_w >= 12 * cell else grid_w // 3
     y = m
     regions["header"] = _rect(x0, y, grid_w - last_w - g, header_h)
     regions["last_result"] = _rect(x0 + grid_w - last_w, y, last_w, header_h)
@@ -277,7 +278,7 @@ def _board_portrait(width: int, height: int, columns: int | None) -> dict[str, A
     ask_cell = _even(min(cell * 0.9, footer_h / 3.2, grid_w / 4 / 2.5))
     ask = _grid(x0, y, 4, ask_cell, rows=2)
     regions["ask"] = ask
-    good_h = max(round(cell * 1.2), 0)
+    good_h = round(cell * 1.6)  # room for the legend in two rows
     side_x = x0 + ask["w"] + 2 * g
     regions["side_bets"] = _rect(side_x, y, x0 + grid_w - side_x, max(ask["h"], footer_h - good_h - g))
     regions["good_roads"] = _rect(x0, height - m - good_h, grid_w, good_h)

@@ -4,7 +4,7 @@ legend, ask road and the offline / stale banner.
 Each builder takes a region (``x``, ``y``, ``w``, ``h`` canvas px), the snapshot, the language
 and the smallest text size the board allows, and returns a panel (:mod:`web.render.prims`)
 whose words are already taken from the catalogue and fitted with the bundled fonts. Side-bet
-wording (:func:`side_bet_lines`) is the same on every board and painter.
+panel and wording live in :mod:`web.render.bets` (imported here).
 """
 
 from __future__ import annotations
@@ -13,75 +13,11 @@ from typing import Any, Mapping, Sequence
 
 from web.render import prims
 from web.render.cells import DERIVED_COLOURS, DERIVED_SHAPES, WINNER_COLOURS
+from web.render.bets import next_bet_line, side_bet_lines, side_bets
 from web.render.prims import fit, label, line_height, panel, text
 
-BET_GROUPS: tuple[tuple[str, frozenset[str]], ...] = (
-    ("pairs", frozenset({"player_pair", "banker_pair"})),
-    ("naturals", frozenset({"player_natural", "banker_natural"})),
-    ("bonus", frozenset({"player_bonus", "banker_bonus"})),
-    ("lucky_six", frozenset({"lucky_six", "lucky_six_2", "lucky_six_3"})),
-)
-"""Bets named together when they share a state: both pairs are "Pairs", and so on."""
-
-SOON_LEFT = 5
-"""A side bet with at most this many rounds left is shown in the warning colour."""
-
-
-def _bet_names(bets: Sequence[Mapping[str, Any]], lang: str) -> list[str]:
-    ids = [str(b.get("bet")) for b in bets]
-    names: list[str] = []
-    rest = list(ids)
-    for group, members in BET_GROUPS:
-        if members <= set(rest):
-            names.append(label(f"side.group.{group}", lang))
-            rest = [i for i in rest if i not in members]
-    labels = {str(b.get("bet")): str(b.get("label") or b.get("bet")) for b in bets}
-    names += [label(f"bet.{i}", lang, default=labels[i]) for i in rest]
-    return names
-
-
-def side_bet_lines(side_bets: Sequence[Mapping[str, Any]], lang: str, *, short: bool = False) -> list[dict[str, Any]]:
-    """The side bets said as people read them, one line per state, soonest to close first:
-    ``{"text", "state": "closes" | "open" | "closed", "left": rounds left | None}``.
-
-    "Pairs close at round 60 · 12 left" (open, closing at a counted round), "Pairs · Open all
-    shoe" (no limit), "Pairs · Closed (round 60)"; wording from the catalogue (``side.*``).
-    ``short``: name only the first bet of a line and count the others ("Pairs +3 close at ...").
-    """
-    groups: dict[tuple, list[Mapping[str, Any]]] = {}
-    for b in side_bets:
-        if not isinstance(b, Mapping):
-            continue
-        if not b.get("open"):
-            key = ("closed", b.get("limit"), None)
-        elif b.get("limit") is None:
-            key = ("open", None, None)
-        else:
-            key = ("closes", b.get("limit"), b.get("rounds_left"))
-        groups.setdefault(key, []).append(b)
-    order = {"closes": 0, "open": 1, "closed": 2}
-    out = []
-    for (state, limit, left), bets in sorted(groups.items(), key=lambda kv: (order[kv[0][0]], kv[0][2] or 0,
-                                                                             kv[0][1] or 0)):
-        parts = _bet_names(bets, lang)
-        names = f"{parts[0]} +{len(parts) - 1}" if short and len(parts) > 1 else ", ".join(parts)
-        if state == "closes":
-            t = label("side.tile_close" if short else "side.close_at", lang, bets=names, limit=limit, n=left)
-        elif state == "open":
-            t = label("side.open_all", lang, bets=names)
-        else:
-            t = label("side.closed", lang, bets=names, limit=limit if limit is not None else "-")
-        out.append({"text": t, "state": state, "left": left})
-    return out
-
-
-def _line_colour(ln: Mapping[str, Any]) -> str:
-    if ln["state"] == "closed":
-        return "muted"
-    if ln["state"] == "closes" and ln["left"] is not None and ln["left"] <= SOON_LEFT:
-        return "warn"
-    return "text"
-
+__all__ = ["ask", "badges", "banner", "footer", "good_road_names", "header", "last_result", "legend", "next_bet_line",
+           "side_bet_lines", "side_bets", "stats", "wrap"]
 
 def header(r: dict[str, int], snap: Mapping[str, Any], lang: str, *, title_px: int, sub_px: int, min_px: int,
            one_line: bool, bg: str | None = "panel") -> dict[str, Any]:
@@ -232,10 +168,10 @@ def _rows(r: dict[str, int], title: str | None, rows: Sequence[tuple[str, str, s
 
     s = size
     lines = lay(s)
-    while s > min_px and (len(lines) + (1 if title else 0)) * line_height(s, lang) > avail:
+    while s > min_px and (len(lines) + (1 if title else 0)) * line_height(s, lang, wrapped=not two_columns) > avail:
         s -= 1
         lines = lay(s)
-    pitch = line_height(s, lang)
+    pitch = line_height(s, lang, wrapped=not two_columns)
     fits = max(0, int(avail // pitch))
     items = []
     y = r["y"] + pad / 2 + pitch / 2
@@ -282,24 +218,6 @@ def stats(r: dict[str, int], snap: Mapping[str, Any], lang: str, *, size: int, m
     return _rows(r, label("ui.statistics", lang), rows, lang, size=size, min_px=min_px, pid="stats", two_columns=True)
 
 
-def side_bets(r: dict[str, int], snap: Mapping[str, Any], lang: str, *, size: int, min_px: int,
-              title: bool = True, pid: str = "side_bets", bg: str | None = "panel") -> dict[str, Any]:
-    """The side-bet lines (:func:`side_bet_lines`) under a "Side bets" title."""
-    lines = side_bet_lines(snap.get("side_bets") or [], lang)
-    rows = [(ln["text"], "", _line_colour(ln)) for ln in lines] or [(label("side.none", lang), "", "muted")]
-    return _rows(r, label("ui.side_bets", lang) if title else None, rows, lang, size=size, min_px=min_px, pid=pid,
-                 two_columns=False, bg=bg)
-
-
-def next_bet_line(snap: Mapping[str, Any], lang: str) -> tuple[str, str]:
-    """The one side-bet line of a lobby tile: the next bet to close (else the first line);
-    ``(text, colour)``."""
-    lines = side_bet_lines(snap.get("side_bets") or [], lang, short=True)
-    if not lines:
-        return label("side.none", lang), "muted"
-    return lines[0]["text"], _line_colour(lines[0])
-
-
 def good_road_names(snap: Mapping[str, Any], lang: str, patterns: Sequence[str] | None) -> list[str]:
     """Labels of the good roads the snapshot has, among ``patterns`` (``None``: all)."""
     out = []
@@ -344,25 +262,48 @@ def legend_items(lang: str, size: int) -> list[tuple[dict[str, Any], str]]:
     ]
 
 
-def legend(x: float, right: float, cy: float, lang: str, size: int, min_px: int) -> list[dict[str, Any]]:
-    """The legend laid out from ``x`` to ``right`` at vertical centre ``cy``; shrinks to
+def legend(x: float, right: float, cy: float, lang: str, size: int, min_px: int, *,
+           height: float = 0) -> list[dict[str, Any]]:
+    """The legend laid out from ``x`` to ``right`` at vertical centre ``cy``: one row, or two
+    rows of three when ``height`` (px) holds them and that keeps the words larger; shrinks to
     ``min_px``, then leaves out entries from the end (pairs and derived colours stay longest)."""
-    def layout(s: int) -> tuple[list[dict[str, Any]], float]:
+    entries = legend_items(lang, size)
+
+    def row(chosen: Sequence[tuple[dict[str, Any], str]], s: int, y: float) -> tuple[list[dict[str, Any]], float]:
         items: list[dict[str, Any]] = []
         px = x
-        for icon, words in legend_items(lang, s):
-            icon = dict(icon, x=round(px), y=round(cy - icon["s"] / 2))
+        for icon, words in legend_items(lang, s)[:len(entries)]:
+            if words not in {w for _, w in chosen}:
+                continue
+            icon = dict(icon, x=round(px), y=round(y - icon["s"] / 2))
             items.append(icon)
             px += icon["s"] + s * 0.3
-            items.append(text(words, px, cy, s, "muted", lang=lang, weight="r"))
+            items.append(text(words, px, y, s, "muted", lang=lang, weight="r"))
             px += prims.width(words, s, lang, "r") + s * 1.1
         return items, px - s * 1.1
 
-    s = size
-    items, end = layout(s)
-    while end > right and s > min_px:
-        s -= 1
-        items, end = layout(s)
+    def one_row(s: int) -> tuple[list[dict[str, Any]], float]:
+        return row(entries, s, cy)
+
+    def two_rows(s: int) -> tuple[list[dict[str, Any]], float]:
+        pitch = line_height(s, lang)
+        top, end_top = row(entries[:3], s, cy - pitch / 2)
+        bottom, end_bottom = row(entries[3:], s, cy + pitch / 2)
+        return top + bottom, max(end_top, end_bottom)
+
+    def largest(lay: Any) -> tuple[list[dict[str, Any]], float, int]:
+        s = size
+        items, end = lay(s)
+        while end > right and s > min_px:
+            s -= 1
+            items, end = lay(s)
+        return items, end, s
+
+    items, end, s = largest(one_row)
+    if height and s < size:
+        items2, end2, s2 = largest(two_rows)
+        if s2 > s and end2 <= right and 2 * line_height(s2, lang) <= height:
+            return items2
     while items and end > right:
         items = items[:-2]
         last = items[-1] if items else None
@@ -386,7 +327,7 @@ def footer(r: dict[str, int], snap: Mapping[str, Any], lang: str, *, size: int, 
         items += badges(x, split, cy, names, lang, size)
     else:
         items.append(text(label("ui.no_good_roads", lang), x, cy, size, "muted", lang=lang, weight="r"))
-    items += legend(split + pad, right, cy, lang, size, min_px)
+    items += legend(split + pad, right, cy, lang, size, min_px, height=r["h"] - pad)
     return panel("good_roads", r, "panel", items)
 
 

@@ -43,7 +43,8 @@ def tile_geometry(w: int, h: int, *, min_text: int, screen: bool) -> dict[str, A
     ``bead_plate`` and the three derived roads, ``side_bet`` and ``badges`` bands; ``big`` and
     ``small`` text px."""
     big_min = SCREEN_BIG_PX if screen else min_text
-    big = max(big_min, round(h * 0.075))
+    # 7.5 % of the height, but no more than a narrow (portrait) tile's width gives its lines room for
+    big = max(big_min, min(round(h * 0.075), round(w * 0.062)))
     small = max(min_text, round(big * 0.7))
     pad = max(4, round(big * 0.3))
     band = round(big * 1.35)
@@ -109,10 +110,15 @@ def tile_model(snapshot: Mapping[str, Any], opts: Any, *, last_at: str | None = 
     if last is not None:
         w = str(last.get("winner"))
         word = label("winner." + w, lang)
-        parts = [(word + "  ", cells_mod.WINNER_COLOURS.get(w, "text")), (str(last.get("player_total")), "player"),
-                 (" · ", "muted"), (str(last.get("banker_total")), "banker")]
+        # "Banker  P 5 · B 7": each total named by its side's letter, so no one reads "Banker 5"
+        parts = [(word + "  ", cells_mod.WINNER_COLOURS.get(w, "text")), *panels.result_parts(last, lang, short=True)]
         rs = big
+        name_w = panels.prims.width(str(snapshot.get("name") or snapshot.get("table") or ""), big, lang)
         res_w = sum(panels.prims.width(t, rs, lang) for t, _ in parts)
+        if name_w + res_w + g["pad"] > l1["w"]:  # a narrow tile: the totals in their colours only, "5 · 7"
+            parts = [parts[0], (str(last.get("player_total")), "player"), (" · ", "muted"),
+                     (str(last.get("banker_total")), "banker")]
+            res_w = sum(panels.prims.width(t, rs, lang) for t, _ in parts)
         res_items = panels.runs(parts, l1["x"] + l1["w"], l1["y"] + l1["h"] / 2, rs, lang, anchor="r")
     name = str(snapshot.get("name") or snapshot.get("table") or "")
     nt, ns = fit(name, l1["w"] - res_w - g["pad"], big, lang, min_size=big)

@@ -1,0 +1,181 @@
+"""Side bets on a board: their wording (grouped by state, soonest to close first) and their panel.
+
+"Pairs · until round 60 | 38 left", "Bonus | Open all shoe", "Pairs | Closed (round 60)" on full
+boards (:func:`side_bets`); one line per tile, "Pairs +3 close in 12" (:func:`next_bet_line`).
+Words from the catalogue (``side.*``, ``bet.*``), sized with the bundled fonts.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from web.render import prims
+from web.render.prims import fit, label, line_height, panel, text
+
+BET_GROUPS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("pairs", frozenset({"player_pair", "banker_pair"})),
+    ("naturals", frozenset({"player_natural", "banker_natural"})),
+    ("bonus", frozenset({"player_bonus", "banker_bonus"})),
+    ("lucky_six", frozenset({"lucky_six", "lucky_six_2", "lucky_six_3"})),
+)
+"""Bets named together when they share a state: both pairs are "Pairs", and so on."""
+
+SOON_LEFT = 5
+"""A side bet with at most this many rounds left is shown in the warning colour."""
+
+
+def _bet_names(bets: Sequence[Mapping[str, Any]], lang: str) -> list[str]:
+    ids = [str(b.get("bet")) for b in bets]
+    names: list[str] = []
+    rest = list(ids)
+    for group, members in BET_GROUPS:
+        if members <= set(rest):
+            names.append(label(f"side.group.{group}", lang))
+            rest = [i for i in rest if i not in members]
+    labels = {str(b.get("bet")): str(b.get("label") or b.get("bet")) for b in bets}
+    names += [label(f"bet.{i}", lang, default=labels[i]) for i in rest]
+    return names
+
+
+def side_bet_lines(side_bets: Sequence[Mapping[str, Any]], lang: str, *, short: bool = False) -> list[dict[str, Any]]:
+    """The side bets said as people read them, one line per state, soonest to close first:
+    ``{"text", "state": "closes" | "open" | "closed", "left": rounds left | None, "limit": closing
+    round | None, "names": the bets' names}``.
+
+    "Pairs close at round 60 · 12 left" (open, closing at a counted round), "Pairs · Open all
+    shoe" (no limit), "Pairs · Closed (round 60)"; wording from the catalogue (``side.*``).
+    ``short``: name only the first bet of a line and count the others ("Pairs +3 close at ...").
+    """
+    groups: dict[tuple, list[Mapping[str, Any]]] = {}
+    for b in side_bets:
+        if not isinstance(b, Mapping):
+            continue
+        if not b.get("open"):
+            key = ("closed", b.get("limit"), None)
+        elif b.get("limit") is None:
+            key = ("open", None, None)
+        else:
+            key = ("closes", b.get("limit"), b.get("rounds_left"))
+        groups.setdefault(key, []).append(b)
+    order = {"closes": 0, "open": 1, "closed": 2}
+    out = []
+    for (state, limit, left), bets in sorted(groups.items(), key=lambda kv: (order[kv[0][0]], kv[0][2] or 0,
+                                                                             kv[0][1] or 0)):
+        parts = _bet_names(bets, lang)
+        names = f"{parts[0]} +{len(parts) - 1}" if short and len(parts) > 1 else ", ".join(parts)
+        if state == "closes":
+            t = label("side.tile_close" if short else "side.close_at", lang, bets=names, limit=limit, n=left)
+        elif state == "open":
+            t = label("side.open_all", lang, bets=names)
+        else:
+            t = label("side.closed", lang, bets=names, limit=limit if limit is not None else "-")
+        out.append({"text": t, "state": state, "left": left, "limit": limit, "names": names})
+    return out
+
+
+def _line_colour(ln: Mapping[str, Any]) -> str:
+    if ln["state"] == "closed":
+        return "muted"
+    if ln["state"] == "closes" and ln["left"] is not None and ln["left"] <= SOON_LEFT:
+        return "warn"
+    return "text"
+
+
+def side_bet_rows(side_bets: Sequence[Mapping[str, Any]], lang: str) -> list[tuple[str, str, str, str]]:
+    """The side bets of a board as ``(names, until, state, colour)`` rows, soonest to close first:
+    ``("Pairs", "· until round 60", "38 left", "text")``, ``("Bonus", "", "Open all shoe", "text")``,
+    ``("Pairs", "", "Closed (round 60)", "muted")`` (groups as :func:`side_bet_lines`; catalogue
+    ``side.until``, ``side.left``, ``side.open``, ``side.closed_at``)."""
+    rows = []
+    for ln in side_bet_lines(side_bets, lang):
+        names = ln["names"]
+        if ln["state"] == "closes":
+            rows.append((names, "· " + label("side.until", lang, limit=ln["limit"]), label("side.left", lang, n=ln["left"]),
+                         _line_colour(ln)))
+        elif ln["state"] == "open":
+            rows.append((names, "", label("side.open", lang), "text"))
+        else:
+            limit = ln["limit"] if ln["limit"] is not None else "-"
+            rows.append((names, "", label("side.closed_at", lang, limit=limit), "muted"))
+    return rows
+
+
+def _wrap_row(names: str, until: str, first: float, rest: float, s: int, lang: str) -> list[str]:
+    """``names`` then ``until`` in lines of at most ``first`` px (the first line, beside the
+    state) and ``rest`` px (the others), broken at spaces; ``until`` is never split."""
+    lines: list[str] = []
+    for word in [*names.split(" "), *([until] if until else [])]:
+        limit = first if len(lines) == 1 else rest
+        if lines and prims.width(lines[-1] + " " + word, s, lang, "r") <= limit:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+def side_bets(r: dict[str, int], snap: Mapping[str, Any], lang: str, *, size: int, min_px: int,
+              title: bool = True, pid: str = "side_bets", bg: str | None = "panel") -> dict[str, Any]:
+    """The side bets under a "Side bets" title, one row per state (:func:`side_bet_rows`): the
+    bets' names on the left (regular, wrapped at spaces only when they do not fit beside the
+    state), the state on the right in bold ("38 left", in the warning colour when few rounds are
+    left). All at one size: the largest (down to ``min_px``) at which every row fits."""
+    rows = side_bet_rows(snap.get("side_bets") or [], lang)
+    if not rows:
+        rows = [(label("side.none", lang), "", "", "muted")]
+    pad = max(4, round(size * 0.5))
+    x, w = r["x"] + pad, r["w"] - 2 * pad
+    avail = r["h"] - pad
+
+    def lay(s: int) -> list[tuple[list[str], str, str]]:
+        out = []
+        for names, until, right, colour in rows:
+            room = max(w - prims.width(right, s, lang) - s * 0.6, w * 0.3)
+            out.append((_wrap_row(names, until, room, w, s, lang), right, colour))
+        return out
+
+    def height(laid: list[tuple[list[str], str, str]], s: int) -> float:
+        return (sum(len(ls) for ls, _, _ in laid) + (1 if title else 0)) * line_height(s, lang, wrapped=True)
+
+    s = size
+    laid = lay(s)
+    # shrink (to min_px) until every row fits the height, and a little further (to 85 % of the
+    # size asked for) when that puts every row on one line: a one-line row is read at a glance
+    while s > min_px and height(laid, s) > avail:
+        s -= 1
+        laid = lay(s)
+    if any(len(ls) > 1 for ls, _, _ in laid):
+        for t in range(s - 1, max(min_px, round(size * 0.85)) - 1, -1):
+            trial = lay(t)
+            if all(len(ls) == 1 for ls, _, _ in trial):
+                s, laid = t, trial
+                break
+    pitch = line_height(s, lang, wrapped=True)
+    y = r["y"] + pad / 2 + pitch / 2
+    bottom = r["y"] + r["h"] - pad / 2
+    items = []
+    if title:
+        tt, ts = fit(label("ui.side_bets", lang), w, s, lang, weight="r", min_size=min_px)
+        items.append(text(tt, x, y, ts, "muted", lang=lang, weight="r"))
+        y += pitch
+    for lines, right, colour in laid:
+        if y + pitch / 2 > bottom + 0.5:
+            break
+        rt, rs = fit(right, w * 0.6, s, lang, min_size=min_px)
+        items.append(text(rt, x + w, y, rs, colour, lang=lang, anchor="r"))
+        room = w - prims.width(rt, rs, lang) - s * 0.6
+        for i, part in enumerate(lines):
+            if y + pitch / 2 > bottom + 0.5:
+                break
+            lt, ls = fit(part, room if i == 0 else w, s, lang, weight="r", min_size=min_px)
+            items.append(text(lt, x, y, ls, "muted" if colour == "muted" else "text", lang=lang, weight="r"))
+            y += pitch
+    return panel(pid, r, bg, items)
+
+
+def next_bet_line(snap: Mapping[str, Any], lang: str) -> tuple[str, str]:
+    """The one side-bet line of a lobby tile: the next bet to close (else the first line);
+    ``(text, colour)``."""
+    lines = side_bet_lines(snap.get("side_bets") or [], lang, short=True)
+    if not lines:
+        return label("side.none", lang), "muted"
+    return lines[0]["text"], _line_colour(lines[0])
