@@ -475,6 +475,11 @@ def test_thirty_seconds_after_the_last_result_the_board_still_marks_it(browser, 
         assert page.evaluate(words) == before and before[0] == "Player"
         marked = page.evaluate("Array.from(document.querySelectorAll('g.cell.newest .newest-mark')).length")
         assert marked >= 2  # bead plate and big road at least
+        # The fake clock holds the CSS arrival blink mid-way; in real time it ends after 1.5 s
+        # (checked by hand: the newest cells stay at full opacity through later keepalives).
+        page.evaluate("document.getAnimations().forEach(a => a.finish())")
+        opacity = "Array.from(document.querySelectorAll('g.cell.newest')).map(g => getComputedStyle(g).opacity)"
+        assert set(page.evaluate(opacity)) == {"1"}
         shot(page, "board_30s_after_last_result.png")
         page.close()
     close_app(app)
