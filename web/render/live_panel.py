@@ -76,17 +76,34 @@ def state_words(state: Mapping[str, Any] | None, lang: str, now: float) -> tuple
     return label("state." + st, lang), colour, {}
 
 
-def dealer_limits(state: Mapping[str, Any] | None, lang: str) -> str:
-    """"Dealer Anna  ·  Limits 100-10,000" (the parts known), ``""`` for none."""
+def dealer_limit_parts(state: Mapping[str, Any] | None, lang: str) -> list[str]:
+    """``["Dealer Anna", "Limits 100-10,000"]``: the parts known, in that order."""
     if not state:
-        return ""
+        return []
     parts = []
     if state.get("dealer"):
         parts.append(label("live.dealer", lang, name=state["dealer"]))
     lim = state.get("limits")
     if isinstance(lim, Mapping) and "min" in lim and "max" in lim:
         parts.append(label("live.limits", lang, min=amount(lim["min"]), max=amount(lim["max"])))
-    return "  ·  ".join(parts)
+    return parts
+
+
+def dealer_limits(state: Mapping[str, Any] | None, lang: str) -> str:
+    """"Dealer Anna  ·  Limits 100-10,000" (the parts known), ``""`` for none."""
+    return "  ·  ".join(dealer_limit_parts(state, lang))
+
+
+def fitting_dealer_limits(state: Mapping[str, Any] | None, lang: str, room: float, size: int,
+                          min_px: int) -> str:
+    """The longest of "Dealer Anna  ·  Limits 100-10,000", "Limits 100-10,000", "Dealer Anna"
+    that fits ``room`` px at ``min_px`` (regular weight), ``""`` when none does: a narrow header
+    (a portrait board) keeps the limits rather than overlap its other words."""
+    parts = dealer_limit_parts(state, lang)
+    for words in ("  ·  ".join(parts), *reversed(parts)):
+        if words and panels.prims.width(words, min(size, min_px), lang, "r") <= room:
+            return words
+    return ""
 
 
 def next_words(ip: Mapping[str, Any], lang: str) -> str:
@@ -228,10 +245,12 @@ def board_live_panel(snapshot: Mapping[str, Any], r: Mapping[str, int], lang: st
 
 
 def header_state_items(r: Mapping[str, int], snapshot: Mapping[str, Any], lang: str, *, title_px: int,
-                       sub_px: int, min_px: int, now: float, left_used: float) -> list[dict[str, Any]]:
+                       sub_px: int, min_px: int, now: float, left_used: float,
+                       sub_used: float = 0.0) -> list[dict[str, Any]]:
     """Items added at the right end of a board's two-line header: the state (countdown) on the
-    name's line, dealer and limits on the second line. ``left_used``: px the name already
-    takes from the left edge."""
+    name's line, dealer and limits on the second line where they fit beside its words
+    (:func:`fitting_dealer_limits`). ``left_used`` / ``sub_used``: px the name / the second
+    line already take from the left edge."""
     state = snapshot.get("state")
     if not isinstance(state, Mapping):
         return []
@@ -247,9 +266,10 @@ def header_state_items(r: Mapping[str, int], snapshot: Mapping[str, Any], lang: 
         it = text(t, right, r["y"] + gap + title_px / 2, s, colour, lang=lang, anchor="r")
         it.update(extra)
         out.append(it)
-    dl = dealer_limits(state, lang)
+    dl_room = min(r["w"] * 0.45, r["w"] - sub_used - 3 * pad)
+    dl = fitting_dealer_limits(state, lang, dl_room, sub_px, min_px)
     if dl:
-        t, s = fit(dl, r["w"] * 0.45, sub_px, lang, weight="r", min_size=min_px)
+        t, s = fit(dl, dl_room, sub_px, lang, weight="r", min_size=min_px)
         out.append(text(t, right, r["y"] + 2 * gap + title_px + sub_px / 2, s, "muted", lang=lang, weight="r",
                         anchor="r"))
     return out
@@ -291,6 +311,44 @@ def tile_state_text(snapshot: Mapping[str, Any], lang: str, now: float) -> tuple
     return state_words(state if isinstance(state, Mapping) else None, lang, now)
 
 
+def embed_band_height(snapshot: Mapping[str, Any], height: int, min_px: int) -> int:
+    """Px of the live band an embed ``height`` px tall keeps under its header for a live table
+    (the snapshot has ``state`` or ``in_progress``; 0 otherwise, so a result-only feed draws as
+    before). Kept while the table is live, so the roads do not move between rounds; tall enough
+    that the card ranks stay above ``min_px`` (41 px at 600x300)."""
+    if not isinstance(snapshot.get("state"), Mapping) and not isinstance(snapshot.get("in_progress"), Mapping):
+        return 0
+    return max(round(min_px * 3.4), round(height * 0.11))
+
+
+def embed_band(r: Mapping[str, int], snapshot: Mapping[str, Any], lang: str, *, min_px: int,
+               now: float) -> dict[str, Any]:
+    """An embed's ``"live"`` band in ``r``: the round in progress in the compact form of a lobby
+    tile (:func:`tile_live_items`), else the state (countdown) left and dealer and limits right."""
+    size = max(min_px, round(r["h"] * 0.42))
+    pad = max(4, round(size * 0.45))
+    inner = {"x": r["x"] + pad, "y": r["y"], "w": r["w"] - 2 * pad, "h": r["h"]}
+    items = tile_live_items(inner, snapshot, lang, size=size, min_px=min_px)
+    if items is None:
+        state = snapshot.get("state") if isinstance(snapshot.get("state"), Mapping) else None
+        words, colour, extra = state_words(state, lang, now)
+        items = []
+        used = 0.0
+        if words:
+            t, s = fit(words, inner["w"] * 0.5, size, lang, min_size=min_px)
+            it = text(t, inner["x"], r["y"] + r["h"] / 2, s, colour, lang=lang)
+            it.update(extra)
+            items.append(it)
+            used = panels.prims.width(t, s, lang) + pad * 2
+        room = inner["w"] - used
+        dl = fitting_dealer_limits(state, lang, room, size, min_px)
+        if dl:
+            t, s = fit(dl, room, size, lang, weight="r", min_size=min_px)
+            items.append(text(t, inner["x"] + inner["w"], r["y"] + r["h"] / 2, s, "muted", lang=lang, weight="r",
+                              anchor="r"))
+    return panel("live", dict(r), "panel", items)
+
+
 def board_hook(ps: list[dict[str, Any]], regions: Mapping[str, Mapping[str, int]], snapshot: Mapping[str, Any],
                lang: str, *, title_px: int, size: int, min_px: int, now: float) -> None:
     """Change a full board's panels ``ps`` in place for a live table: the state, dealer and
@@ -298,10 +356,12 @@ def board_hook(ps: list[dict[str, Any]], regions: Mapping[str, Mapping[str, int]
     the statistics' place (and the side bets' below it, in the same column)."""
     head = next((p for p in ps if p["id"] == "header"), None)
     if head is not None and isinstance(snapshot.get("state"), Mapping):
-        name = next((i for i in head["items"] if i.get("p") == "t"), None)
-        used = panels.prims.width(name["t"], name["s"], lang) + (name["x"] - head["x"]) if name else 0.0
+        words = [i for i in head["items"] if i.get("p") == "t"]
+        used = [panels.prims.width(i["t"], i["s"], lang, "r" if k else "b") + (i["x"] - head["x"])
+                for k, i in enumerate(words[:2])] + [0.0, 0.0]
         head["items"] = head["items"] + header_state_items(head, snapshot, lang, title_px=title_px, sub_px=size,
-                                                           min_px=min_px, now=now, left_used=used)
+                                                           min_px=min_px, now=now, left_used=used[0],
+                                                           sub_used=used[1])
     if not isinstance(snapshot.get("in_progress"), Mapping) or "stats" not in regions:
         return
     r = dict(regions["stats"])
