@@ -293,7 +293,7 @@ def _lobby_png(preset: dict[str, Any] | None) -> Response:
         opts["patterns"] = display.parse_patterns(",".join(preset["good"]) or "none")
     page_opts = screens.paging(request.args, preset)
     service = get_service()
-    tables = screens.pick_tables(service, page_opts["tables"])
+    tables = screens.pick_tables(service, page_opts["tables"], page_opts["states"], page_opts["sort"])
     state = tuple((t.get("id"), t.get("shoe"), t.get("version")) for t in tables)
     state_id = int.from_bytes(hashlib.blake2b(repr(state).encode(), digest_size=8).digest(), "big")
     get_cache().note_current("*lobby*", 0, state_id, ordered=False)  # a new lobby state drops the older images
