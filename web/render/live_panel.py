@@ -28,6 +28,10 @@ from web.render import panels
 from web.render.prims import fit, label, panel, rect, text
 
 SUIT_RED = frozenset("HD")
+RANK_SCALE = 0.4
+"""A card face's rank is this fraction of the face's height."""
+MIN_RANK_PX = 12
+"""Smallest card rank drawn when a band makes its cards smaller (web.render.pieces.MIN_TEXT_PX)."""
 RANK_TEXT = {"T": "10"}
 
 
@@ -194,7 +198,7 @@ def card_face(card: str, x: float, y: float, h: float, lang: str) -> list[dict[s
     rank, suit = card[:-1], card[-1]
     ink = "banker" if suit in SUIT_RED else "panel"
     out = [rect(x, y, w, h, "text", radius=h * 0.08)]
-    rs = max(8, round(h * 0.4))
+    rs = max(8, round(h * RANK_SCALE))
     out.append(text(RANK_TEXT.get(rank, rank), x + w / 2, y + h * 0.3, rs, ink, lang="en", anchor="m"))
     out += suit_shapes(suit, x + w / 2, y + h * 0.7, h * 0.36, ink)
     return out
@@ -278,11 +282,32 @@ def header_state_items(r: Mapping[str, int], snapshot: Mapping[str, Any], lang: 
 def tile_live_items(r: Mapping[str, int], snapshot: Mapping[str, Any], lang: str, *, size: int,
                     min_px: int) -> list[dict[str, Any]] | None:
     """A tile's band ``r`` while a round is in progress (``None`` otherwise): "P" cards total,
-    "B" cards total, then what happens next (or the insurance on offer) in what room is left."""
+    "B" cards total, then what happens next (or the insurance on offer) in what room is left;
+    the cards are drawn up to 30 % smaller (their ranks never under :data:`MIN_RANK_PX`) when
+    that keeps the words whole (the payout of an insurance offer is the point of it)."""
     ip = snapshot.get("in_progress")
     if not isinstance(ip, Mapping):
         return None
-    ch = r["h"] * 0.92
+    extra = insurance_words(snapshot, lang)
+    words = extra[0] if extra else next_words(ip, lang)
+    full = r["h"] * 0.92
+    items, room = _tile_cards(r, ip, lang, size, full)
+    short = panels.prims.width(words, min_px, lang) + 2 - room  # 2 px: rounding in the fit
+    cards = len(ip.get("player", ())) + len(ip.get("banker", ()))
+    if short > 0 and cards:
+        floor = min(full, max(full * 0.7, MIN_RANK_PX / RANK_SCALE))
+        ch = max(floor, full - short / (cards * card_width(1.0)))
+        items, room = _tile_cards(r, ip, lang, size, ch)
+    if room > size * 2:
+        t, s = fit(words, room, size, lang, min_size=min_px)
+        items.append(text(t, r["x"] + r["w"] - room, r["y"] + r["h"] / 2, s, "warn" if extra else "natural",
+                          lang=lang))
+    return items
+
+
+def _tile_cards(r: Mapping[str, int], ip: Mapping[str, Any], lang: str, size: int,
+                ch: float) -> tuple[list[dict[str, Any]], float]:
+    """The two hands of a tile's band with cards ``ch`` px tall: ``(items, px left on the right)``."""
     y = r["y"] + (r["h"] - ch) / 2
     x = r["x"]
     items: list[dict[str, Any]] = []
@@ -296,13 +321,7 @@ def tile_live_items(r: Mapping[str, int], snapshot: Mapping[str, Any], lang: str
         tot = str(ip.get(key + "_total", ""))
         items.append(text(tot, x, r["y"] + r["h"] / 2, size, colour, lang=lang))
         x += panels.prims.width(tot, size, lang) + size * 0.8
-    extra = insurance_words(snapshot, lang)
-    words = extra[0] if extra else next_words(ip, lang)
-    room = r["x"] + r["w"] - x
-    if room > size * 2:
-        t, s = fit(words, room, size, lang, min_size=min_px)
-        items.append(text(t, x, r["y"] + r["h"] / 2, s, "warn" if extra else "natural", lang=lang))
-    return items
+    return items, r["x"] + r["w"] - x
 
 
 def tile_state_text(snapshot: Mapping[str, Any], lang: str, now: float) -> tuple[str, str, dict[str, Any]]:
