@@ -89,7 +89,8 @@ def test_dealer_and_limits_never_overlap_the_header_words_of_a_portrait_board():
     from web.render import prims
 
     for w, h in ((1920, 1080), (1080, 1920)):
-        m = board_model(dict(BASE, name="บาคาร่าประกัน 3", state=STATE), BoardOptions(width=w, height=h), now=1000.0)
+        snap = dict(BASE, name="บาคาร่าประกัน 3", state=STATE, variant={"id": "seed001", "name": "Baccarat (seed 001)"})
+        m = board_model(snap, BoardOptions(width=w, height=h), now=1000.0)
         head = texts(m, "header")
         sub = head[1]
         right_of_sub = sub["x"] + prims.width(sub["t"], sub["s"], "en", "r")
@@ -98,3 +99,7 @@ def test_dealer_and_limits_never_overlap_the_header_words_of_a_portrait_board():
             assert i["x"] - prims.width(i["t"], i["s"], "en", "r") > right_of_sub, (w, h, i["t"])
         if w > h:
             assert [i["t"] for i in beside] == ["Dealer Anna  ·  Limits 100-10,000"]
+        else:   # no room beside the header's words: the last line of the statistics instead
+            stats = texts(m, "stats")
+            assert not beside and stats[-1]["t"] == "Dealer Anna  ·  Limits 100-10,000"
+            assert stats[-1]["y"] - stats[-1]["s"] > max(i["y"] for i in stats[:-1])

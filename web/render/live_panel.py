@@ -371,16 +371,54 @@ def embed_band(r: Mapping[str, int], snapshot: Mapping[str, Any], lang: str, *, 
 def board_hook(ps: list[dict[str, Any]], regions: Mapping[str, Mapping[str, int]], snapshot: Mapping[str, Any],
                lang: str, *, title_px: int, size: int, min_px: int, now: float) -> None:
     """Change a full board's panels ``ps`` in place for a live table: the state, dealer and
-    limits at the right of the header; while a round is in progress the ``"live"`` panel takes
-    the statistics' place (and the side bets' below it, in the same column)."""
+    limits at the right of the header (on a header without room for them, a portrait board's,
+    at the bottom of the live or statistics panel); while a round is in progress the ``"live"``
+    panel takes the statistics' place (and the side bets' below it, in the same column)."""
     head = next((p for p in ps if p["id"] == "header"), None)
-    if head is not None and isinstance(snapshot.get("state"), Mapping):
+    state = snapshot.get("state")
+    dropped = ""
+    if head is not None and isinstance(state, Mapping):
         words = [i for i in head["items"] if i.get("p") == "t"]
         used = [panels.prims.width(i["t"], i["s"], lang, "r" if k else "b") + (i["x"] - head["x"])
                 for k, i in enumerate(words[:2])] + [0.0, 0.0]
-        head["items"] = head["items"] + header_state_items(head, snapshot, lang, title_px=title_px, sub_px=size,
-                                                           min_px=min_px, now=now, left_used=used[0],
-                                                           sub_used=used[1])
+        added = header_state_items(head, snapshot, lang, title_px=title_px, sub_px=size, min_px=min_px, now=now,
+                                   left_used=used[0], sub_used=used[1])
+        head["items"] = head["items"] + added
+        shown = {i["t"] for i in added}
+        if not shown & {dealer_limits(state, lang), *dealer_limit_parts(state, lang)}:
+            dropped = dealer_limits(state, lang)   # no room in the header (a portrait board)
+    _live_panel(ps, regions, snapshot, lang, size=size, min_px=min_px)
+    if dropped:
+        target = next((p for p in ps if p["id"] in ("live", "stats")), None)
+        if target is not None:
+            bottom_line(target, dropped, lang, size=size, min_px=min_px)
+
+
+def bottom_line(p: dict[str, Any], words: str, lang: str, *, size: int, min_px: int) -> bool:
+    """Add ``words`` (muted, regular) as a last line at the bottom of panel ``p`` when there is a
+    free line there below its items; whether it was added."""
+    if not words:
+        return False
+    lowest = p["y"]
+    for i in p["items"]:
+        if i.get("p") == "t":
+            lowest = max(lowest, i["y"] + i["s"] * 0.3)
+        elif i.get("p") == "r":
+            lowest = max(lowest, i["y"] + i["h"])
+        elif i.get("p") == "g":
+            lowest = max(lowest, max(i["pts"][1::2]))
+    pad = max(6, round(size * 0.5))
+    y = p["y"] + p["h"] - pad - size * 0.7
+    if y - size * 0.7 < lowest + size * 0.3:
+        return False
+    t, s = fit(words, p["w"] - 2 * pad, size, lang, weight="r", min_size=min_px)
+    p["items"] = p["items"] + [text(t, p["x"] + pad, y, s, "muted", lang=lang, weight="r")]
+    return True
+
+
+def _live_panel(ps: list[dict[str, Any]], regions: Mapping[str, Mapping[str, int]], snapshot: Mapping[str, Any],
+                lang: str, *, size: int, min_px: int) -> None:
+    """While a round is in progress the ``"live"`` panel takes the statistics' place in ``ps``."""
     if not isinstance(snapshot.get("in_progress"), Mapping) or "stats" not in regions:
         return
     r = dict(regions["stats"])
