@@ -100,7 +100,7 @@ def tile_model(snapshot: Mapping[str, Any], opts: Any, *, last_at: str | None = 
     g = tile_geometry(opts.width, opts.height, min_text=min_px, screen=screen)
     regs, big, small = g["regions"], g["big"], g["small"]
     when = venue_time(last_at, tz)
-    st_words, st_colour, st_extra = live_panel.tile_state_text(snapshot, lang, now)
+    st_words, st_colour, st_extra = live_panel.tile_state_text(snapshot, lang, now, still_tz=tz if opts.still else None)
     ps: list[dict[str, Any]] = []
     # line 1: name left, last result right (winner's colour)
     l1 = regs["line1"]
