@@ -9,8 +9,10 @@ Measures, for a rule-dealt 80-round shoe fed through the service (simulator -> f
    (web.render.paint_png), both with the painter's caches warm (what every new round costs) and
    cold (median / p90 ms);
 2. PNG encoding by setting: 24-bit RGB at zlib compress_level 0-3, 6 (Pillow's default) and 9,
-   an adaptive 256-colour palette, and the theme's fixed palette (web.render.board.theme_palette):
-   median ms and size; ``DEFAULT_ENCODING`` / ``PNG_COMPRESS_LEVEL`` are chosen from this;
+   an adaptive 256-colour palette, and the theme's fixed palette (web.render.board.theme_palette)
+   at levels 0-3 and 6 and with the zlib strategies Pillow takes (``compress_type``: filtered,
+   RLE, fixed Huffman): median ms and size; ``DEFAULT_ENCODING`` / ``PNG_COMPRESS_LEVEL`` are
+   chosen from this;
 3. cached re-serve throughput (requests/s) through the Flask test client and through a real
    threaded server on 127.0.0.1 (full 200 responses, and 304 revalidations);
 4. side by side, a headless-Chromium screenshot of the HTML board (``/tables/<id>``) at the
@@ -26,6 +28,7 @@ import sys
 import tempfile
 import threading
 import time
+import zlib
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -133,16 +136,19 @@ def bench_encode(img: Image.Image, runs: int) -> list[tuple[str, float, int]]:
 
     theme_palette("dark")  # built once per theme per process
     rows = []
-    settings = [("rgb", 0), ("rgb", 1), ("rgb", 2), ("rgb", 3), ("rgb", 6), ("rgb", 9),
-                ("adaptive", 1), ("adaptive", 6), ("palette", 1), ("palette", 3), ("palette", 6)]
-    for encoding, level in settings:
+    settings = [("rgb", 0, None), ("rgb", 1, None), ("rgb", 2, None), ("rgb", 3, None), ("rgb", 6, None),
+                ("rgb", 9, None), ("adaptive", 1, None), ("adaptive", 6, None), ("palette", 0, None),
+                ("palette", 1, None), ("palette", 1, zlib.Z_FILTERED), ("palette", 1, zlib.Z_RLE),
+                ("palette", 1, zlib.Z_FIXED), ("palette", 2, None), ("palette", 3, None), ("palette", 6, None)]
+    strategy = {None: "", zlib.Z_FILTERED: " Z_FILTERED", zlib.Z_RLE: " Z_RLE", zlib.Z_FIXED: " Z_FIXED"}
+    for encoding, level, ctype in settings:
         times = []
         data = b""
         for _ in range(max(5, runs // 2)):
             t = time.perf_counter()
-            data = encode_png(img, theme="dark", encoding=encoding, compress_level=level)
+            data = encode_png(img, theme="dark", encoding=encoding, compress_level=level, compress_type=ctype)
             times.append(time.perf_counter() - t)
-        rows.append((f"{encoding:8s} compress_level={level}{' (Pillow default)' if level == 6 else ''}",
+        rows.append((f"{encoding:8s} compress_level={level}{strategy[ctype]}{' (Pillow default)' if level == 6 else ''}",
                      median_ms(times), len(data)))
     return rows
 

@@ -136,6 +136,40 @@ def _cell_layers(cell: Mapping[str, Any], pal: Mapping[str, RGB], glyphs: Mappin
     return tuple(layers)
 
 
+@functools.lru_cache(maxsize=2048)
+def _opaque(layers: tuple, size: int, back: RGB, left: RGB, top: RGB, corner: RGB) -> Image.Image:
+    """A road cell as an opaque RGB sprite: :func:`_sprite` over the cell's own background
+    (``back``, with the grid lines it starts with: ``left`` colour on its first column, ``top``
+    on its first row, ``corner`` where they meet), so painting it is a copy, not a blend: the
+    same pixels as blending the sprite over the painted grid, faster."""
+    base = Image.new("RGB", (size, size), back)
+    d = ImageDraw.Draw(base)
+    d.line((0, 0, 0, size - 1), fill=left)
+    d.line((0, 0, size - 1, 0), fill=top)
+    d.point((0, 0), fill=corner)
+    sprite = _sprite(layers, size)
+    base.paste(sprite, (0, 0), sprite)
+    return base
+
+
+def _paint_road_cell(img: Image.Image, cell: Mapping[str, Any], r: Mapping[str, Any], pal: Mapping[str, RGB],
+                     glyphs: Mapping[str, Any], lang: str, ox: int, oy: int) -> None:
+    """A cell of road region ``r`` (on its grid, whole pixels: :mod:`web.render.cells`), as an opaque sprite."""
+    s = int(cell["s"])
+    if s < 2:
+        return
+    x, y = round(cell["x"]), round(cell["y"])
+    if s != r["cell"] or (x - r["x"]) % s or (y - r["y"]) % s:  # not on the grid: blend it in
+        _paint_cell(img, cell, pal, glyphs, lang, ox, oy, pal["cell"])
+        return
+    major, grid = pal["grid_major"], pal["grid"]
+    left = major if x == r["x"] else grid  # the region's outline is drawn over its grid lines
+    top = major if y == r["y"] else grid
+    corner = major if major in (left, top) else grid
+    sprite = _opaque(_cell_layers(cell, pal, glyphs, lang, pal["cell"]), s, pal["cell"], left, top, corner)
+    img.paste(sprite, (x + ox, y + oy))
+
+
 def _paint_cell(img: Image.Image, cell: Mapping[str, Any], pal: Mapping[str, RGB], glyphs: Mapping[str, Any],
                 lang: str, ox: int, oy: int, halo: RGB) -> None:
     s = int(cell["s"])
@@ -206,7 +240,7 @@ def paint_into(img: Image.Image, model: Mapping[str, Any], ox: int = 0, oy: int 
     for r in model.get("roads", []):
         _grid(d, r, pal, ox, oy)
         for c in r["cells"]:
-            _paint_cell(img, c, pal, glyphs, lang, ox, oy, pal["cell"])
+            _paint_road_cell(img, c, r, pal, glyphs, lang, ox, oy)
     if model.get("dim"):
         for r in model.get("roads", []):
             box = (r["x"] + ox, r["y"] + oy, r["x"] + ox + r["w"] + 1, r["y"] + oy + r["h"] + 1)
@@ -236,6 +270,20 @@ def paint(model: Mapping[str, Any]) -> Image.Image:
 
 # --------------------------------------------------------------------------- encoding
 
+def _slot_distance(c: RGB, of: RGB) -> int:
+    """Squared distance from colour ``c`` to the low corner of the palette-cache slot of ``of``."""
+    return sum((c[k] - (of[k] & ~3)) ** 2 for k in range(3))
+
+
+def _steals(c: RGB, kept: list[RGB]) -> bool:
+    """Would palette entry ``c`` take the pixels of a colour in ``kept``? Pillow maps a pixel
+    through a cache of 4x4x4 colour slots, each slot to the entry nearest its low corner
+    (``4 * (v // 4)`` per channel; Pillow's ``Palette.c``), so an entry nearer that corner than
+    the colour itself would: such entries are left out of the palette, and every theme colour
+    comes out of the PNG exact (tests/web/test_png_paint.py)."""
+    return any(_slot_distance(c, b) <= _slot_distance(b, b) for b in kept)
+
+
 _PALETTES: dict[str, Image.Image] = {}
 _PALETTE_LOCK = threading.Lock()
 
@@ -243,9 +291,10 @@ _PALETTE_LOCK = threading.Lock()
 def theme_palette(theme: str) -> Image.Image:
     """A 256-colour palette image ("P") for boards in ``theme`` (built once, cached).
 
-    Slots: every colour of the theme exactly (flat areas keep their true colour), then the rest
-    chosen (fast octree) from the anti-aliasing ramps between every colour drawn and every
-    colour it is drawn on, the dimmed roads included. Mapping a board onto this fixed palette
+    Slots: every colour of the theme exactly (flat areas keep their true colour, and the PNG
+    gives it back exact: no other entry takes its pixels, :func:`_steals`), the dimmed road
+    colours, then the rest chosen (fast octree) from the anti-aliasing ramps between every
+    colour drawn and every colour it is drawn on. Mapping a board onto this fixed palette
     takes a few ms where an adaptive quantisation of a 1080p image takes ~25 ms.
     """
     with _PALETTE_LOCK:
@@ -259,7 +308,8 @@ def theme_palette(theme: str) -> Image.Image:
             base.append(pal[name])
     bg = pal["background"]
     dimmed = [tuple(round(bg[k] + (c[k] - bg[k]) * DIM_ALPHA) for k in range(3)) for c in base]
-    base += [c for c in dimmed if c not in base][: 64]
+    theme_colours = list(base)
+    base += [c for c in dimmed if c not in base and not _steals(c, theme_colours)][: 64]
     backs = [pal[n] for n in ("background", "panel", "cell", "badge", "banker", "player", "tie", "natural", "repeat",
                               "break", "offline")]
     steps = 24
@@ -273,7 +323,12 @@ def theme_palette(theme: str) -> Image.Image:
                 px[i, row] = tuple(round(b[k] + (fg[k] - b[k]) * a) for k in range(3))
             row += 1
     ramps = swatch.quantize(256 - len(base), method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    extra = ramps.getpalette()[: 3 * (256 - len(base))]
+    flat_ramps = ramps.getpalette()[: 3 * (256 - len(base))]
+    extra: list[int] = []
+    for i in range(0, len(flat_ramps), 3):
+        c = tuple(flat_ramps[i:i + 3])
+        if not _steals(c, base):
+            extra += c
     flat = [c for colour in base for c in colour] + extra
     flat += [0] * (768 - len(flat))
     img = Image.new("P", (1, 1))
@@ -284,10 +339,12 @@ def theme_palette(theme: str) -> Image.Image:
 
 
 def encode_png(image: Image.Image, *, theme: str = "dark", encoding: str = DEFAULT_ENCODING,
-               compress_level: int = PNG_COMPRESS_LEVEL) -> bytes:
+               compress_level: int = PNG_COMPRESS_LEVEL, compress_type: int | None = None) -> bytes:
     """PNG bytes of a board ``image`` painted in ``theme``: ``encoding`` ``"palette"`` (the theme's
     fixed palette, no dithering), ``"rgb"`` (24-bit, exact) or ``"adaptive"``; ``compress_level``
-    0-9. Raises :class:`PaintError` (field ``encoding`` or ``theme``) for unknown values."""
+    0-9; ``compress_type``: a zlib strategy (``zlib.Z_RLE``, ``zlib.Z_FIXED``...; ``None``: the
+    default, which measured fastest, bench/bench_png.py). Raises :class:`PaintError` (field
+    ``encoding`` or ``theme``) for unknown values."""
     if encoding not in ENCODINGS:
         raise PaintError("encoding", f"unknown PNG encoding {encoding!r}; expected one of {', '.join(ENCODINGS)}")
     if encoding == "palette":
@@ -297,5 +354,6 @@ def encode_png(image: Image.Image, *, theme: str = "dark", encoding: str = DEFAU
     elif encoding == "adaptive":
         image = image.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     buf = io.BytesIO()
-    image.save(buf, format="PNG", compress_level=compress_level)
+    extra = {} if compress_type is None else {"compress_type": int(compress_type)}
+    image.save(buf, format="PNG", compress_level=compress_level, optimize=False, **extra)
     return buf.getvalue()
