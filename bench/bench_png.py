@@ -12,7 +12,8 @@ Measures, for a rule-dealt 80-round shoe fed through the service (simulator -> f
    an adaptive 256-colour palette, and the theme's fixed palette (web.render.board.theme_palette)
    at levels 0-3 and 6 and with the zlib strategies Pillow takes (``compress_type``: filtered,
    RLE, fixed Huffman): median ms and size; ``DEFAULT_ENCODING`` / ``PNG_COMPRESS_LEVEL`` are
-   chosen from this;
+   chosen from this; and the routes' path, painting straight onto the palette (``paint(...,
+   indexed=True)``) and writing that image;
 3. cached re-serve throughput (requests/s) through the Flask test client and through a real
    threaded server on 127.0.0.1 (full 200 responses, and 304 revalidations);
 4. side by side, a headless-Chromium screenshot of the HTML board (``/tables/<id>``) at the
@@ -127,7 +128,18 @@ def bench_render(app, runs: int) -> dict:
         paint_png.paint(board_model(snap, opts))
         cold.append(time.perf_counter() - t)
     warm = [m + p for m, p in zip(model_t, paint_t)]
-    return {"img": img, "model": model_t, "paint": paint_t, "warm": warm, "cold": cold, "snap": snap}
+    # what the PNG routes do: paint straight onto the theme's palette ("P"), then write it
+    model = board_model(snap, opts)
+    indexed, save = [], []
+    for _ in range(runs):
+        t = time.perf_counter()
+        p_img = paint_png.paint(model, indexed=True)
+        t1 = time.perf_counter()
+        paint_png.encode_png(p_img, theme="dark")
+        save.append(time.perf_counter() - t1)
+        indexed.append(t1 - t)
+    return {"img": img, "model": model_t, "paint": paint_t, "warm": warm, "cold": cold, "snap": snap,
+            "indexed": indexed, "save": save}
 
 
 def bench_encode(img: Image.Image, runs: int) -> list[tuple[str, float, int]]:
@@ -294,8 +306,11 @@ def main(argv: list[str] | None = None) -> int:
         mark = "  <- used" if name == used else ""
         print(f"   {name:42s} {ms:6.1f} ms  {size / 1024:7.1f} KiB{mark}")
     used_ms = next(ms for name, ms, _ in enc if name == used)
-    native = median_ms(r["warm"]) + used_ms
-    print(f"   model + paint + encode per new round: {native:.1f} ms")
+    print(f"   model + RGB paint + map onto the palette + encode: {median_ms(r['warm']) + used_ms:.1f} ms")
+    print(f"   paint onto the palette (paint(indexed=True), the routes): median {median_ms(r['indexed']):6.1f} ms,"
+          f" then encode {median_ms(r['save']):6.1f} ms")
+    native = median_ms(r["model"]) + median_ms(r["indexed"]) + median_ms(r["save"])
+    print(f"   model + paint + encode per new round (the routes): {native:.1f} ms")
 
     print("\n3. cached re-serve throughput (same image, same version)")
     rs = bench_reserve(client, n)

@@ -128,7 +128,7 @@ def test_page_and_png_tiles_say_the_same_side_bet_line(client, feed, monkeypatch
     page = client.get(f"/lobby/model.json?tables=T1&lang={lang}").get_json()
     seen = []
     real = paint_png.paint
-    monkeypatch.setattr(paint_png, "paint", lambda model: seen.append(model) or real(model))
+    monkeypatch.setattr(paint_png, "paint", lambda model, **kw: seen.append(model) or real(model, **kw))
     assert client.get(f"/lobby.png?tables=T1&lang={lang}").status_code == 200
     html_tile = page["pages"]["landscape"][0]["tiles"][0]["model"]
     png_tile = seen[0]["tiles"][0]["model"]

@@ -48,7 +48,7 @@ def painted_words(monkeypatch, client, url):
 
     seen = []
     real = paint_png.paint
-    monkeypatch.setattr(paint_png, "paint", lambda model: seen.append(model) or real(model))
+    monkeypatch.setattr(paint_png, "paint", lambda model, **kw: seen.append(model) or real(model, **kw))
     resp = client.get(url)
     assert resp.status_code == 200, resp.get_data(as_text=True)
 

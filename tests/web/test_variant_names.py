@@ -73,7 +73,7 @@ def test_a_chinese_board_shows_the_chinese_game_name_in_html_and_png(client, fee
         assert not any("Mini" in w for w in words)
     painted = []
     real = paint_png.paint
-    monkeypatch.setattr(paint_png, "paint", lambda model: painted.append(model) or real(model))
+    monkeypatch.setattr(paint_png, "paint", lambda model, **kw: painted.append(model) or real(model, **kw))
     assert client.get("/tables/T1/board.png?lang=zh").status_code == 200
     header = next(p for p in painted[0]["panels"] if p["id"] == "header")
     assert any("迷你百家乐" in i["t"] for i in header["items"] if i["p"] == "t")

@@ -278,7 +278,7 @@ def _board_png(table_id: str, shoe: int | None, opts: dict[str, Any], roads: tup
                           height=opts["height"], roads=roads, columns=opts["columns"], lang=opts["lang"],
                           theme=opts["theme"], bead=opts["bead"], patterns=opts["patterns"], still=True)
         model = board_model(snap, bo, last_at=facts["last_at"], tz=tz, stale=facts["stale"], now=now)
-        return paint_png.encode_png(paint_png.paint(model), theme=opts["theme"])
+        return paint_png.encode_png(paint_png.paint(model, indexed=True), theme=opts["theme"])
 
     return _serve(key, _max_age(current, (clock,), now), draw)
 
@@ -333,7 +333,7 @@ def _lobby_png(preset: dict[str, Any] | None) -> Response:
                           min_text=screens.SCREEN_MIN_TEXT * min(opts["width"], opts["height"]) // 1080 or 12,
                           still=True, extra={"screen": True})
         model = screens.lobby_page_model(service, bo, page_opts, title=preset.get("title"), with_stale=True, now=now)
-        return paint_png.encode_png(paint_png.paint(model), theme=opts["theme"])
+        return paint_png.encode_png(paint_png.paint(model, indexed=True), theme=opts["theme"])
 
     return _serve(key, _max_age(True, clocks, now), draw)
 
