@@ -41,7 +41,7 @@ from roads.variants import get_variant
 from web.hub import Hub
 from roads.ids import TABLE_ID_RULE, is_table_id
 from web.settings import ConfigError, get_settings
-from web.stores import SeqTaken, Store, StoreUnavailable, open_store
+from web.stores import SeqTaken, Store, StoreUnavailable, TableLimitReached, open_store
 from web.views import TableSlot, Views
 
 log = logging.getLogger(__name__)
@@ -173,8 +173,9 @@ class Service:
 
     def _check_room(self, table_id: str) -> None:
         """403 ``too_many_tables`` when table ``table_id`` would be one more than ``max_tables``
-        (caller holds ``_create_lock``). Counts the tables this process knows: with a shared
-        Redis store, processes creating tables at the same moment may each take the last place."""
+        (caller holds ``_create_lock``). Counts the tables this process knows; a store shared by
+        processes (Redis) counts every process's tables again in the append itself
+        (:class:`web.stores.TableLimitReached`), so the limit holds for all of them together."""
         if self.max_tables is None:
             return
         known = self.views.slots.get(table_id)
@@ -182,8 +183,7 @@ class Service:
             return
         count = sum(1 for t in list(self.views.slots.values()) if t.visible)
         if count >= self.max_tables:
-            raise TooManyTables(f"the service already keeps {count} tables, the most ROADS_MAX_TABLES allows; "
-                                f"table {table_id!r} was not created", field="table_id")
+            raise _too_many_tables(f"the service already keeps {count} tables", table_id)
 
     def _write_locked(self, t: TableSlot, write: Write) -> Ack:
         """Decide, append, apply and publish ``write`` on ``t`` (the module docstring's steps;
@@ -205,6 +205,8 @@ class Service:
             except SeqTaken:
                 self._catch_up_for_write(t)
                 continue
+            except TableLimitReached as e:
+                raise _too_many_tables(str(e), table_id) from None
             except StoreUnavailable as e:
                 raise StoreUnavailable(f"the store cannot take writes now; nothing was recorded ({e})") from None
             new_table = t.table.seq == 0
@@ -270,6 +272,12 @@ class Service:
     def close(self) -> None:
         """Close the store."""
         self.store.close()
+
+
+def _too_many_tables(kept: str, table_id: str) -> TooManyTables:
+    """The 403 ``too_many_tables`` refusal of table ``table_id``; ``kept`` says how many tables are kept."""
+    return TooManyTables(f"{kept}, the most ROADS_MAX_TABLES allows; table {table_id!r} was not created",
+                         field="table_id")
 
 
 # ----------------------------------------------------------------------------- flask glue

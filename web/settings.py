@@ -161,8 +161,9 @@ class Settings(BaseSettings):
         "other page may be framed (`web.http.security`).")
     max_tables: int = _field(
         500, "tables",
-        "Most tables the service keeps; a feed write that would create one more is refused with 403 "
-        "`too_many_tables` and stores nothing (every lobby page and lobby frame carries every table).",
+        "Most tables the service keeps (with the Redis store, all processes together); a feed write that "
+        "would create one more is refused with 403 `too_many_tables` and stores nothing (every lobby page "
+        "and lobby frame carries every table).",
         ge=1, le=100_000)
     only_configured_tables: bool = _field(
         False, "true/false",
