@@ -163,12 +163,6 @@ HTTP_CASES = [
      404, "unknown_table", "table_id"),
     ("void again otherwise", "POST", "/api/tables/T1/shoes/1/rounds/3/void", dict(json={"reason": "card exposed"}),
      409, "already_voided", "reason"),
-    ("void round -1", "POST", "/api/tables/T1/shoes/1/rounds/-1/void", dict(json={"reason": "misdeal"}),
-     404, "unknown_round", "round"),
-    ("void round 0", "POST", "/api/tables/T1/shoes/1/rounds/0/void", dict(json={"reason": "misdeal"}),
-     404, "unknown_round", "round"),
-    ("void shoe -1", "POST", "/api/tables/T1/shoes/-1/rounds/1/void", dict(json={"reason": "misdeal"}),
-     404, "unknown_shoe", "shoe"),
     ("void without token", "POST", "/api/tables/T1/shoes/1/rounds/2/void", dict(json={"reason": "x"}, auth=NO_AUTH),
      401, "unauthorized", "Authorization"),
     # feed: correction
@@ -180,14 +174,6 @@ HTTP_CASES = [
      dict(json={"player": ["4S", "KD"], "banker": ["7C", "JD"]}), 422, "tableau", "player"),
     ("correction unknown round", "PUT", "/api/tables/T1/shoes/1/rounds/9", dict(json={"player": P1, "banker": B1}),
      404, "unknown_round", "round"),
-    ("correction round -1", "PUT", "/api/tables/T1/shoes/1/rounds/-1", dict(json={"player": P1, "banker": B1}),
-     404, "unknown_round", "round"),
-    ("correction shoe 0", "PUT", "/api/tables/T1/shoes/0/rounds/1", dict(json={"player": P1, "banker": B1}),
-     404, "unknown_shoe", "shoe"),
-    ("cards round -1", "POST", "/api/tables/T1/shoes/1/rounds/-1/cards", dict(json={"position": "player", "cards": ["4S"]}),
-     400, "invalid_value", "round"),
-    ("cards shoe 0", "POST", "/api/tables/T1/shoes/0/rounds/1/cards", dict(json={"position": "player", "cards": ["4S"]}),
-     400, "invalid_value", "shoe"),
     ("correction 9th ace", "PUT", "/api/tables/ACES/shoes/1/rounds/2",
      dict(json={"player": ["AS", "AS", "AS"], "banker": ["KH", "KC", "KS"]}), 422, "too_many_copies", "player[2]"),
     ("correction not JSON", "PUT", "/api/tables/T1/shoes/1/rounds/2", dict(data="[", content_type="application/json"),
@@ -198,16 +184,11 @@ HTTP_CASES = [
     ("api shoes of unknown table", "GET", "/api/tables/NOPE/shoes", {}, 404, "unknown_table", "table_id"),
     ("api unknown shoe", "GET", "/api/tables/T1/shoes/9", {}, 404, "unknown_shoe", "shoe"),
     ("api export of unknown shoe", "GET", "/api/tables/T1/shoes/9/rounds", {}, 404, "unknown_shoe", "shoe"),
-    ("api shoe -1", "GET", "/api/tables/T1/shoes/-1", {}, 404, "unknown_shoe", "shoe"),
-    ("api shoe 0", "GET", "/api/tables/T1/shoes/0", {}, 404, "unknown_shoe", "shoe"),
-    ("api export of shoe -1", "GET", "/api/tables/T1/shoes/-1/rounds", {}, 404, "unknown_shoe", "shoe"),
     ("api unknown URL", "GET", "/api/nothing", {}, 404, "not_found", None),
     ("api table list by POST", "POST", "/api/tables", dict(json={}), 405, "method_not_allowed", None),
     # pages
     ("page unknown table", "GET", "/tables/NOPE", {}, 404, "unknown_table", "table_id"),
     ("page unknown shoe", "GET", "/tables/T1/shoes/9", {}, 404, "unknown_shoe", "shoe"),
-    ("page shoe -1", "GET", "/tables/T1/shoes/-1", {}, 404, "unknown_shoe", "shoe"),
-    ("page shoe 0", "GET", "/tables/T1/shoes/0", {}, 404, "unknown_shoe", "shoe"),
     ("page bad theme", "GET", "/tables/T1?theme=pink", {}, 400, "bad_parameter", "theme"),
     ("page bad cols", "GET", "/tables/T1?cols=0", {}, 400, "bad_parameter", "cols"),
     ("lobby bad theme", "GET", "/lobby?theme=pink", {}, 400, "bad_parameter", "theme"),
@@ -218,13 +199,35 @@ HTTP_CASES = [
     # PNG
     ("png unknown table", "GET", "/tables/NOPE/board.png", {}, 404, "unknown_table", "table_id"),
     ("png unknown shoe", "GET", "/tables/T1/shoes/9/board.png", {}, 404, "unknown_shoe", "shoe"),
-    ("png shoe -1", "GET", "/tables/T1/shoes/-1/board.png", {}, 404, "unknown_shoe", "shoe"),
     ("png bad width", "GET", "/tables/T1/board.png?width=5", {}, 400, "bad_parameter", "width"),
     ("png bad theme", "GET", "/tables/T1/board.png?theme=pink", {}, 400, "bad_parameter", "theme"),
     ("png bad lang", "GET", "/tables/T1/board.png?lang=xx", {}, 400, "bad_parameter", "lang"),
     ("png unknown road", "GET", "/tables/T1/roads/crystal_ball.png", {}, 404, "unknown_road", "road"),
     ("lobby png bad theme", "GET", "/lobby.png?theme=pink", {}, 400, "bad_parameter", "theme"),
 ]
+
+# A shoe or round number in the path that no shoe or round has (negative, zero): the 404 of that
+# shoe or round naming it, like any unknown number (cards: the path is checked first, a 400).
+# (method, path, status, code, field); the body is a valid one for the route.
+PATH_NUMBER_CASES = [
+    ("GET", "/api/tables/T1/shoes/-1", 404, "unknown_shoe", "shoe"),
+    ("GET", "/api/tables/T1/shoes/0", 404, "unknown_shoe", "shoe"),
+    ("GET", "/api/tables/T1/shoes/-1/rounds", 404, "unknown_shoe", "shoe"),
+    ("GET", "/tables/T1/shoes/-1", 404, "unknown_shoe", "shoe"),
+    ("GET", "/tables/T1/shoes/0", 404, "unknown_shoe", "shoe"),
+    ("GET", "/tables/T1/shoes/-1/board.png", 404, "unknown_shoe", "shoe"),
+    ("POST", "/api/tables/T1/shoes/1/rounds/-1/void", 404, "unknown_round", "round"),
+    ("POST", "/api/tables/T1/shoes/1/rounds/0/void", 404, "unknown_round", "round"),
+    ("POST", "/api/tables/T1/shoes/-1/rounds/1/void", 404, "unknown_shoe", "shoe"),
+    ("PUT", "/api/tables/T1/shoes/1/rounds/-1", 404, "unknown_round", "round"),
+    ("PUT", "/api/tables/T1/shoes/0/rounds/1", 404, "unknown_shoe", "shoe"),
+    ("POST", "/api/tables/T1/shoes/1/rounds/-1/cards", 400, "invalid_value", "round"),
+    ("POST", "/api/tables/T1/shoes/0/rounds/1/cards", 400, "invalid_value", "shoe"),
+]
+_VALID_BODY = {"void": {"reason": "misdeal"}, "cards": {"position": "player", "cards": ["4S"]}}
+HTTP_CASES += [(f"path number {method} {path}", method, path,
+                {} if method == "GET" else dict(json=_VALID_BODY.get(path.rsplit("/", 1)[1], {"player": P1, "banker": B1})),
+                status, code, field) for method, path, status, code, field in PATH_NUMBER_CASES]
 
 
 @pytest.mark.parametrize("method, path, kwargs, status, code, field",
