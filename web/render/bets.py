@@ -183,7 +183,7 @@ def next_bet_line(snap: Mapping[str, Any], lang: str, *, width: float | None = N
     others counted, "Naturals and 3 more close at round 50 · 12 left" (two: "Big, Small close
     at ..."); where that does not fit ``width`` px at ``size`` px (bold; both given, else the
     longest), "Naturals +3 close at round 50 · 12 left", "Naturals close at round 50 · 12 left",
-    then "Naturals +3 · 12 left"."""
+    "Naturals +3 · 12 left", then "Naturals · 12 left"."""
     lines = side_bet_lines(snap.get("side_bets") or [], lang)
     if not lines:
         return label("side.none", lang), "muted"
@@ -195,8 +195,9 @@ def next_bet_line(snap: Mapping[str, Any], lang: str, *, width: float | None = N
     if more and ln["state"] == "closes":  # the next bet alone: "Naturals close at round 50 · 12 left"
         names.append(parts[0])
     texts = [_line_text(ln["state"], ln["limit"], ln["left"], n, lang) for n in names]
-    if ln["state"] == "closes":  # shortest: the rounds left only, "Naturals +3 · 12 left"
-        texts.append(f"{names[-2] if more else names[-1]} · {label('side.left', lang, n=ln['left'])}")
+    if ln["state"] == "closes":  # shortest: the rounds left only, "Naturals +3 · 12 left", "Naturals · 12 left"
+        left = label("side.left", lang, n=ln["left"])
+        texts += [f"{names[-2]} · {left}", f"{parts[0]} · {left}"] if more else [f"{parts[0]} · {left}"]
     if width is not None and size is not None:
         texts = [t for t in texts if prims.width(t, size, lang) <= width] or texts[-1:]
     return texts[0], _line_colour(ln)
