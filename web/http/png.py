@@ -320,7 +320,10 @@ def _lobby_png(preset: dict[str, Any] | None) -> Response:
     service = get_service()
     tables = screens.pick_tables(service, page_opts["tables"])
     now = _now()
-    clocks = tuple(_clock(screens.table_snapshot(service, t.get("id")), now) for t in tables)
+    per = page_opts["per_page"]
+    page = min(page_opts["page"], max(1, -(-len(tables) // per)))
+    shown = tables[(page - 1) * per: page * per]  # only the page's tables can show a countdown
+    clocks = tuple(_clock(screens.table_snapshot(service, t.get("id")), now) for t in shown)
     state = tuple((t.get("id"), t.get("shoe"), t.get("version")) for t in tables) + clocks
     state_id = int.from_bytes(hashlib.blake2b(repr(state).encode(), digest_size=8).digest(), "big")
     get_cache().note_current("*lobby*", 0, state_id, ordered=False)  # a new lobby state drops the older images
