@@ -6,7 +6,8 @@ proportions from the model's ``geom``). Anti-aliasing: each cell's marks are dra
 size at 4x as coverage masks, box-reduced and cached as one sprite, then pasted; text is
 FreeType-anti-aliased and shaped by raqm (:mod:`web.render.fonts`). :func:`encode_png` maps the
 image onto the theme's fixed 256-colour palette and writes it at zlib level 1 (chosen by
-measurement, bench/bench_png.py).
+measurement, bench/bench_png.py); the PNG routes paint straight onto that palette
+(``paint(model, indexed=True)``), the same pixels without mapping every one of them.
 """
 
 from __future__ import annotations
