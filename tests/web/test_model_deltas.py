@@ -254,3 +254,31 @@ def test_window_and_scope_operations_that_do_not_fit_are_refused(ops):
     with pytest.raises(ValueError):
         apply({"l": [1, 2], "m": {"a": 1}}, ops)
 
+
+
+def test_many_sockets_asking_at_once_build_the_model_once_at_its_source_version(app, client):
+    """Screens connecting together all ask for the topic; the document is built once and keeps
+    its table's version (a second build at the same version used to publish version + 1, ahead
+    of the table, so a screen took that frame for the next round's)."""
+    import threading
+
+    from web.live_models import get_live_models
+
+    feed = Feed(client)
+    assert feed.round(1, 1, *dealt_rounds(1, seed=5)[0]).status_code == 201
+    with app.test_request_context("/tables/T1"):
+        spec = model_docs.table_spec("T1")
+    live = get_live_models(app)
+    versions, start = [], threading.Barrier(12)
+
+    def ask():
+        start.wait()
+        with app.app_context():
+            versions.append(live.ensure(spec).version)
+
+    threads = [threading.Thread(target=ask) for _ in range(12)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert versions == [1] * 12 and live.builds == 1
