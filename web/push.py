@@ -40,8 +40,6 @@ import time
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-from redis.exceptions import RedisError
-
 from web.delta import diff
 from web.frames import FrameCache, delta_text, epoch
 from web.hub import Hub, Message
@@ -180,7 +178,7 @@ class NchanPublisher:
                 self._post_fulls(time.monotonic())
                 self._keepalives()
                 delay = RETRY_S[0]
-            except (OSError, http.client.HTTPException, _Refused, RedisError) as exc:
+            except (OSError, http.client.HTTPException, _Refused) as exc:
                 self.failures += 1
                 self._drop_connection()
                 with self._cond:  # retry what is left, unless a newer message came meanwhile

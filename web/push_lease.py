@@ -61,12 +61,12 @@ class ChannelLeases:
     """The gate of one process (``db``: a ``redis.Redis`` with ``decode_responses``).
 
     Counters: ``refused`` (another holder), ``stale`` (version not newer than posted).
-    Redis errors propagate (:class:`redis.RedisError`): the publisher retries as after a
-    failed POST.
+    A Redis failure (one of ``errors``) raises :class:`LeaseUnavailable`: the publisher
+    retries as after a failed POST.
     """
 
-    def __init__(self, db: Any, prefix: str, *, lease_ms: int = LEASE_MS) -> None:
-        self.db, self.prefix, self.lease_ms = db, prefix, lease_ms
+    def __init__(self, db: Any, prefix: str, *, lease_ms: int = LEASE_MS, errors: tuple = ()) -> None:
+        self.db, self.prefix, self.lease_ms, self.errors = db, prefix, lease_ms, errors
         self.me = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self._script = db.register_script(CLAIM_SCRIPT)
         self._posted = prefix + "nchan:posted"
@@ -77,9 +77,12 @@ class ChannelLeases:
         the channel got last from any process (-1: none; for a keepalive, ``version`` ``None``,
         allowed only to the current holder: -1). ``retry``: this process claimed ``version``
         before and its POST failed (allowed again while it still holds the lease)."""
-        result = self._script(keys=[self.prefix + "nchan:lease:" + channel, self._posted],
-                              args=[self.me, self.lease_ms, channel, "" if version is None else int(version),
-                                    "1" if retry else "0"])
+        try:
+            result = self._script(keys=[self.prefix + "nchan:lease:" + channel, self._posted],
+                                  args=[self.me, self.lease_ms, channel, "" if version is None else int(version),
+                                        "1" if retry else "0"])
+        except self.errors as exc:
+            raise LeaseUnavailable(f"Redis cannot grant the lease of {channel!r}: {exc}") from None
         if isinstance(result, list):
             return int(result[1])
         if result == 1:
@@ -91,6 +94,10 @@ class ChannelLeases:
         return None
 
 
+class LeaseUnavailable(OSError):
+    """Redis could not be asked for a channel's lease (the POST waits and is retried)."""
+
+
 def for_store(store: Any) -> ChannelLeases | None:
     """The gate for a Redis store (:class:`web.stores.redis.RedisStore`), ``None`` for any other
     store (one process: nothing to share)."""
@@ -98,4 +105,4 @@ def for_store(store: Any) -> ChannelLeases | None:
     prefix = getattr(store, "prefix", None)
     if db is None or prefix is None:
         return None
-    return ChannelLeases(db, prefix)
+    return ChannelLeases(db, prefix, errors=tuple(getattr(store, "db_errors", ())))

@@ -194,6 +194,9 @@ class RedisStore(Store):
         """The client of this store's Redis (``decode_responses``; for :mod:`web.push_lease`)."""
         return self._db
 
+    db_errors = (redis.RedisError,)
+    """What calls on :attr:`db` raise when Redis fails (for :mod:`web.push_lease`)."""
+
     def __repr__(self) -> str:
         return f"RedisStore({self._safe_url()!r}, prefix={self.prefix!r})"
 
