@@ -105,7 +105,11 @@ class LiveModels:
         lock = self._build_locks.get(topic) or threading.Lock()
         with lock:
             source = self.hub.latest(spec.source)
+            built = source.version if source is not None else None
+            latest = self.hub.latest(topic)
             with self._lock:
+                if latest is not None and topic not in self._stale and self._built_from.get(topic, -1) == built:
+                    return latest  # another thread built it from this version meanwhile (e.g. many sockets at once)
                 self._stale.discard(topic)
                 self._built_from[topic] = source.version if source is not None else None
             doc = build(spec)

@@ -212,6 +212,14 @@ class RedisStore(Store):
         self.connected = True
         """False while the follower thread cannot reach Redis (for health reporting)."""
 
+    @property
+    def db(self) -> redis.Redis:
+        """The client of this store's Redis (``decode_responses``; for :mod:`web.push_lease`)."""
+        return self._db
+
+    db_errors = (redis.RedisError,)
+    """What calls on :attr:`db` raise when Redis fails (for :mod:`web.push_lease`)."""
+
     def __repr__(self) -> str:
         return f"RedisStore({self._safe_url()!r}, prefix={self.prefix!r})"
 
