@@ -23,12 +23,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from roads.good_roads import DEFAULT_GOOD_ROADS  # noqa: E402
+from roads.good_roads import DEFAULT_GOOD_ROADS, HIGHLIGHTED_BY_DEFAULT  # noqa: E402
 from roads.outcome import RoundResult  # noqa: E402
 from roads.cards import parse_cards  # noqa: E402
 from roads.shoe_roads import ShoeRoads  # noqa: E402
 from roads.simulator import simulate  # noqa: E402
-from web.settings import DEFAULT_PATTERNS  # noqa: E402
 
 
 def states(shoes: int, seed: str):
@@ -51,7 +50,7 @@ def main() -> None:
     started = time.perf_counter()
     seen = list(states(args.shoes, args.seed))
     elapsed = time.perf_counter() - started
-    settings = [("default " + ",".join(DEFAULT_PATTERNS), DEFAULT_PATTERNS)]
+    settings = [("default " + ",".join(HIGHLIGHTED_BY_DEFAULT), HIGHLIGHTED_BY_DEFAULT)]
     settings += [(g.id, (g.id,)) for g in DEFAULT_GOOD_ROADS]
     settings.append(("every pattern", tuple(g.id for g in DEFAULT_GOOD_ROADS)))
     print(f"{args.shoes} shoes, {len(seen)} rounds dealt and replayed in {elapsed:.1f} s (seed {args.seed!r})")

@@ -343,27 +343,45 @@ def dealt(count: int, seed: int) -> list[tuple[list[str], list[str]]]:
 
 
 def recorded_frames(tables: list[str], rounds: int) -> dict[str, list[bytes]]:
-    """The frames a screen of each table gets (first the snapshot after round 1, then one
-    delta per round), made by an in-process service fed the same rounds as the bench."""
+    """The frames a table page of each table gets (its board model, web/live_models.py: first
+    the whole document after round 1, then one delta per round), made by an in-process service
+    fed the same rounds as the bench."""
+    import orjson
+
     from web import create_app
     from web.frames import FrameCache
-    from web.service import get_service
+    from web.http import model_docs
+    from web.hub import Hub
 
     with tempfile.TemporaryDirectory() as d:
         app = create_app({"TESTING": True, "ROADS_FEED_TOKEN": TOKEN, "ROADS_DATA_DIR": d})
-        client, hub, frames = app.test_client(), get_service(app).hub, FrameCache()
+        client, hub, frames = app.test_client(), Hub(), FrameCache()
         out: dict[str, list[bytes]] = {}
         for k, table in enumerate(tables):
-            topic, have = f"table:{table}", None
+            with app.test_request_context(f"/tables/{table}"):
+                spec = model_docs.table_spec(table)
+            have = None
             for i, cards in enumerate(dealt(rounds, seed=k), 1):
                 client.post(f"/api/tables/{table}/rounds", json={"shoe": 1, "round": i, "player": cards[0],
                                                                   "banker": cards[1]},
                             headers={"Authorization": f"Bearer {TOKEN}"})
-                message = hub.latest(topic)
-                out.setdefault(table, []).append(frames.text_for(topic, message, have))
+                with app.app_context():
+                    doc = model_docs.build(spec)
+                message = hub.publish(spec.topic, doc["version"], orjson.dumps(doc), document=doc)
+                out.setdefault(table, []).append(frames.text_for(spec.topic, message, have))
                 have = message.version
-        get_service(app).close()
+        app.extensions["roads.service"].close()
     return out
+
+
+def model_channel(port: int, table: str) -> str:
+    """The model channel path of ``table``'s page (``/push/models/<digest>``), from its boot JSON
+    (asking for the page also registers the topic with the service)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    conn.request("GET", f"/tables/{table}")
+    html = conn.getresponse().read().decode()
+    conn.close()
+    return json.loads(html.split('<script type="application/json" id="boot">', 1)[1].split("</script>", 1)[0])["ws"]
 
 
 # ----------------------------------------------------------------------------- measuring
@@ -442,17 +460,19 @@ def run_tier(tier: str, tables: int, screens: int, rounds: int, rate: float, lab
             servers = {"node ws": floor.pids()}
         elif tier == "embedded":
             svc = Service(threads=tables * screens + 100)
-            urls = [f"ws://127.0.0.1:{svc.port}/ws/tables/{name}" for name in names]
+            urls = [f"ws://127.0.0.1:{svc.port}/ws/models/tables/{name}" for name in names]
             servers = {"service": svc.pids()}
         else:
             nginx = Nginx(None)
             svc = Service(threads=100, env={"ROADS_NCHAN_PUBLISH_URL": nginx.publish_url, "ROADS_PUSH_URL": "/push/"})
             nginx.start(svc.port)
-            urls = [f"ws://127.0.0.1:{nginx.port}/push/tables/{name}" for name in names]
             servers = {"nginx": nginx.pids(), "service": svc.pids()}
         if svc is not None:
             for name in names:
                 svc.post(name, 1, 1, deals[name][0])
+        if nginx is not None:
+            urls = [f"ws://127.0.0.1:{nginx.port}{model_channel(svc.port, name)}" for name in names]
+            time.sleep(1.0)  # the model channels get their first frame
         clients = Clients(urls, screens)
         print(f"  {label}: {clients.connected} of {tables * screens} screens connected in {clients.connect_s:.1f} s"
               f" ({clients.failed} failed), load {loadavg()}", flush=True)
@@ -512,8 +532,67 @@ def bytes_at_round_80(shoes: int = 50) -> None:
             deltas.append(len(frames.text_for(f"table:{table}", message, message.version - 1)))
             fulls.append(len(frames.text_for(f"table:{table}", message, None)))
         get_service(app).close()
-    print(f"  bytes per update per screen at round 80 (median of {shoes} shoes): delta {statistics.median(deltas):.0f} B"
+    print(f"  snapshot topic (API clients) at round 80 (median of {shoes} shoes): delta {statistics.median(deltas):.0f} B"
           f" (max {max(deltas)}), whole snapshot {statistics.median(fulls):.0f} B", flush=True)
+
+
+def model_bytes(shoes: int = 20) -> None:
+    """Bytes a table page and a lobby page get per update (their board models, both
+    orientations, web/live_models.py) at rounds 76-80 of ``shoes`` shoes: the delta frame,
+    and deflated as nchan sends it to a browser that negotiated permessage-deflate."""
+    import zlib
+
+    import orjson
+
+    from web import create_app
+    from web.frames import FrameCache
+    from web.http import model_docs
+    from web.hub import Hub
+
+    def deflated(b: bytes) -> int:
+        c = zlib.compressobj(6, zlib.DEFLATED, -15)
+        return len(c.compress(b) + c.flush(zlib.Z_SYNC_FLUSH)) - 4
+
+    sizes: dict[str, list[int]] = {"table": [], "lobby": [], "table80": [], "lobby80": []}
+    packed: dict[str, list[int]] = {"table": [], "lobby": []}
+    wholes: dict[str, list[int]] = {"table": [], "lobby": []}
+    with tempfile.TemporaryDirectory() as d:
+        app = create_app({"TESTING": True, "ROADS_FEED_TOKEN": TOKEN, "ROADS_DATA_DIR": d})
+        client, frames = app.test_client(), FrameCache()
+        auth = {"Authorization": f"Bearer {TOKEN}"}
+        for k in range(8):  # the lobby's other tables
+            cards = dealt(3, seed=900 + k)
+            for i, c in enumerate(cards, 1):
+                client.post(f"/api/tables/O{k}/rounds", json={"shoe": 1, "round": i, "player": c[0], "banker": c[1]},
+                            headers=auth)
+        for k in range(shoes):
+            table, hub = f"S{k:03d}", Hub()
+            with app.test_request_context(f"/tables/{table}"):
+                specs = {"table": model_docs.table_spec(table), "lobby": model_docs.lobby_spec()[0]}
+            for i, cards in enumerate(dealt(80, seed=1000 + k), 1):
+                client.post(f"/api/tables/{table}/rounds", json={"shoe": 1, "round": i, "player": cards[0],
+                                                                  "banker": cards[1]}, headers=auth)
+                if i < 75:
+                    continue
+                with app.app_context():
+                    for name, spec in specs.items():
+                        doc = model_docs.build(spec)
+                        m = hub.publish(spec.topic, i, orjson.dumps(doc), document=doc)
+                        if i == 75:
+                            continue
+                        frame = frames.text_for(spec.topic, m, i - 1)
+                        sizes[name].append(len(frame))
+                        packed[name].append(deflated(frame))
+                        if i == 80:
+                            sizes[name + "80"].append(len(frame))
+                            wholes[name].append(len(frames.text_for(spec.topic, m, None)))
+        app.extensions["roads.service"].close()
+    for name in ("table", "lobby"):
+        v = sorted(sizes[name])
+        print(f"  {name} page model delta, rounds 76-80 of {shoes} shoes: median {statistics.median(v):.0f} B,"
+              f" p90 {v[int(0.9 * len(v))]} B, at round 80 median {statistics.median(sizes[name + '80']):.0f} B;"
+              f" deflated (nchan permessage-deflate) median {statistics.median(packed[name]):.0f} B;"
+              f" whole document {statistics.median(wholes[name]):.0f} B", flush=True)
 
 
 def encoding(shoes: int = 20, repeat: int = 200) -> None:
@@ -594,6 +673,7 @@ def main() -> None:
     if "bytes" in only:
         encoding()
         bytes_at_round_80()
+        model_bytes()
     if "png" in only:
         png_reserve()
     if "embedded-4000" in only:

@@ -192,6 +192,10 @@ DEFAULT_GOOD_ROADS: tuple[GoodRoad, ...] = (
 )
 """The default pattern list, in display order (the thresholds of the table above)."""
 
+HIGHLIGHTED_BY_DEFAULT: tuple[str, ...] = ("long_banker", "long_player", "ping_pong")
+"""Ids of the patterns a board highlights unless the page or screen chooses: the two long
+streaks and the ping-pong (the default of ``ROADS_GOOD_ROADS``, :mod:`web.settings`)."""
+
 
 def good_roads(lengths: Sequence[int], winners: Sequence[str],
                patterns: Sequence[GoodRoad] = DEFAULT_GOOD_ROADS) -> list[dict]:

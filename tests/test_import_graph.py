@@ -1,14 +1,16 @@
 """The shape of the code base: the import graph has no circle, ``roads/`` imports only the
-standard library and itself, no module of ``web/`` outgrows one idea, and every package says
-what lives in it.
+standard library and itself, ``web/render`` draws what it is given without Flask or the
+settings, no module of ``web/`` outgrows one idea, and every package says what lives in it.
 
 The graph is read from the source (every ``import`` statement, at module level or inside a
-function: a lazy import that closes a circle is still a circle), so no module is imported.
+function: a lazy import that closes a circle is still a circle), so no module is imported
+(the one run-time check imports ``web.render`` in a child process).
 """
 
 from __future__ import annotations
 
 import ast
+import subprocess
 import sys
 from pathlib import Path
 
@@ -134,6 +136,34 @@ def test_roads_imports_only_the_standard_library_and_itself():
         if bad:
             outside[name] = sorted(bad)
     assert outside == {}
+
+
+RENDER_SETTINGS_READERS = {"web.render.fonts": "ROADS_FONT_DIR, read when a font is first looked up"}
+"""The modules of ``web/render`` that may read :mod:`web.settings` (inside a function), and what."""
+
+
+def test_render_imports_neither_flask_nor_the_settings():
+    """``web/render`` is given its options (:class:`web.render.pieces.BoardOptions`, the board
+    model), so a renderer runs without an app: no module of it imports Flask, nor
+    ``web.settings`` (which imports Flask) except :data:`RENDER_SETTINGS_READERS`."""
+    found = {}
+    for name, path in MODULES.items():
+        if not name.startswith("web.render"):
+            continue
+        bad = {m for m in _imports(name, path) if m.split(".")[0] == "flask"}
+        if name not in RENDER_SETTINGS_READERS:
+            bad |= {m for m in _imports(name, path) if m == "web.settings" or m.startswith("web.settings.")}
+        if bad:
+            found[name] = sorted(bad)
+    assert found == {}
+
+
+def test_importing_the_renderers_imports_no_flask():
+    """At run time too: the ``web`` package does not import its Flask app until asked for it."""
+    code = ("import sys, web.render.board, web.render.model, web.render.screen; "
+            "print(sorted(m for m in ('flask', 'web.settings', 'web.app') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert (out.returncode, out.stdout.strip()) == (0, "[]"), out.stderr
 
 
 @pytest.mark.parametrize("name", sorted(n for n in MODULES if n.startswith("web")))

@@ -14,8 +14,16 @@ Operations (JSON arrays, compact on the wire)::
     ["a", path, items]   append: the list at path is extended by items (new cells of a road)
     ["t", path, n]       truncate: the list at path keeps its first n elements (a void)
     ["d", path]          delete: the dict key at path is removed
+    ["w", path, n, {f: d}]  window: the list at path loses its first n elements, then field f
+                         of every element left (an object holding an integer there) grows by
+                         the integer d (a road's cells when its window scrolled a column)
+    ["@", path, ops]     scope: ops apply to the value at path, their paths relative to it
+                         (each is the op with path + its path; saves repeating long paths)
 
 Operations apply in order; every path names something that exists when its operation runs.
+:func:`diff` groups consecutive operations under a common path into scopes, and a list of
+objects keyed by ``"k"`` (:data:`KEY`, the board model's cells) whose window moved is sent as a
+window operation plus what differs after it, when that encodes shorter.
 The diff walks both documents together and compares subtrees with ``==`` first (C speed), so
 unchanged parts cost a pointer check or one comparison: a round that adds a few cells to
 the roads of a long shoe gives a delta of a few hundred bytes, whatever the shoe's length.
@@ -31,7 +39,10 @@ from typing import Any
 
 import orjson
 
-SET, MERGE, APPEND, TRUNCATE, DELETE = "s", "m", "a", "t", "d"
+SET, MERGE, APPEND, TRUNCATE, DELETE, WINDOW, SCOPE = "s", "m", "a", "t", "d", "w", "@"
+
+KEY = "k"
+"""The key of objects that identify themselves in a list (cells of a road: :mod:`web.render.cells`)."""
 
 MAX_PATCHED_ELEMENTS = 4
 """A list whose overlapping elements differ in more than this many places (and in more than
@@ -47,7 +58,35 @@ def diff(old: Any, new: Any) -> list[list[Any]]:
     ops: list[list[Any]] = []
     if old is not new and not (type(old) is type(new) and old == new):
         _diff(old, new, [], ops)
-    return ops
+    return _scoped(ops, 0)
+
+
+def _scoped(ops: list[list[Any]], depth: int) -> list[list[Any]]:
+    """``ops`` (absolute paths whose first ``depth`` steps are shared) with paths made
+    relative to that prefix and consecutive runs under one longer prefix grouped in scopes."""
+    out: list[list[Any]] = []
+    i, n = 0, len(ops)
+    while i < n:
+        op = ops[i]
+        path = op[1]
+        if len(path) <= depth:
+            out.append([op[0], path[depth:], *op[2:]])
+            i += 1
+            continue
+        step = path[depth]
+        j = i + 1
+        while j < n and len(ops[j][1]) > depth and ops[j][1][depth] == step and type(ops[j][1][depth]) is type(step):
+            j += 1
+        if j - i == 1:
+            out.append([op[0], path[depth:], *op[2:]])
+        else:
+            inner = _scoped(ops[i:j], depth + 1)
+            if len(inner) == 1 and inner[0][0] == SCOPE:
+                out.append([SCOPE, [step, *inner[0][1]], inner[0][2]])
+            else:
+                out.append([SCOPE, [step], inner])
+        i = j
+    return out
 
 
 def _diff(old: Any, new: Any, path: list[Any], ops: list[list[Any]]) -> None:
@@ -78,6 +117,10 @@ def _diff(old: Any, new: Any, path: list[Any], ops: list[list[Any]]) -> None:
             i for i in range(common)
             if not (old[i] is new[i] or (type(old[i]) is type(new[i]) and old[i] == new[i]))]
         if len(changed) > MAX_PATCHED_ELEMENTS and 2 * len(changed) > common:
+            moved = _window(old, new, path)
+            if moved is not None:
+                ops.extend(moved)
+                return
             patch: list[list[Any]] = []
             for i in changed:
                 _diff(old[i], new[i], [*path, i], patch)
@@ -96,11 +139,50 @@ def _diff(old: Any, new: Any, path: list[Any], ops: list[list[Any]]) -> None:
     ops.append([SET, path, new])
 
 
+def _window(old: list[Any], new: list[Any], path: list[Any]) -> list[list[Any]] | None:
+    """A window operation and what differs after it, when ``new`` is ``old`` scrolled: its
+    first element's :data:`KEY` is found at index n of ``old`` and the integer fields that
+    differ between those two are offset alike in every element of ``old[n:]``; else ``None``.
+    Taken only when shorter than sending ``new`` whole."""
+    first = new[0] if new else None
+    if type(first) is not dict or KEY not in first:
+        return None
+    key = first[KEY]
+    n = next((i for i, cell in enumerate(old) if type(cell) is dict and cell.get(KEY) == key), None)
+    if n is None:
+        return None
+    then = old[n]
+    offsets = {f: v - then[f] for f, v in first.items()
+               if type(v) is int and type(then.get(f)) is int and v != then[f]}
+    if not n and not offsets:
+        return None
+    moved = []
+    for cell in old[n:]:
+        if type(cell) is not dict or any(type(cell.get(f)) is not int for f in offsets):
+            return None
+        moved.append({**cell, **{f: cell[f] + d for f, d in offsets.items()}} if offsets else cell)
+    rest: list[list[Any]] = []
+    n_moved = len(moved)
+    common = min(n_moved, len(new))
+    for i in range(common):
+        a, b = moved[i], new[i]
+        if not (type(a) is type(b) and a == b):
+            _diff(a, b, [*path, i], rest)
+    if len(new) > n_moved:
+        rest.append([APPEND, path, new[n_moved:]])
+    elif len(new) < n_moved:
+        rest.append([TRUNCATE, path, len(new)])
+    ops = [[WINDOW, path, n, offsets], *rest]
+    if len(orjson.dumps(ops)) >= len(orjson.dumps(new)):
+        return None
+    return ops
+
+
 def apply(doc: Any, ops: list[list[Any]]) -> Any:
     """Apply ``ops`` (from :func:`diff`) to ``doc`` **in place** and return the result (a
     different object only when an operation replaces the root). Raises ``ValueError`` for an
     operation that does not fit the document (unknown op, missing key, bad index)."""
-    for op in ops:
+    for op in flatten(ops):
         kind, path = op[0], op[1]
         if kind == SET and not path:
             doc = op[2]
@@ -128,8 +210,38 @@ def apply(doc: Any, ops: list[list[Any]]) -> Any:
                 del parent[op[2]:]
             elif kind == DELETE:
                 del parent[path[-1]]
+            elif kind == WINDOW:
+                n, offsets = op[2], op[3]
+                if type(parent) is not list or type(n) is not int or not 0 <= n <= len(parent) or type(offsets) is not dict:
+                    raise TypeError("bad window")
+                del parent[:n]
+                for i, cell in enumerate(parent):
+                    if offsets:
+                        if type(cell) is not dict or any(type(cell.get(f)) is not int or type(d) is not int
+                                                         for f, d in offsets.items()):
+                            raise TypeError("window over an element without those integer fields")
+                        parent[i] = {**cell, **{f: cell[f] + d for f, d in offsets.items()}}
             else:
                 raise ValueError(f"unknown delta operation {kind!r}")
         except (KeyError, IndexError, TypeError) as exc:
             raise ValueError(f"delta operation {op[:2]!r} does not fit the document: {exc}") from None
     return doc
+
+
+def flatten(ops: list[list[Any]], prefix: list[Any] | None = None) -> Any:
+    """Yield ``ops`` with scopes expanded: each operation with its whole path from the root
+    (``prefix`` + its own). Raises ``ValueError`` for a malformed operation."""
+    prefix = prefix or []
+    if type(ops) is not list:
+        raise ValueError("delta operations must be a list")
+    for op in ops:
+        if type(op) is not list or len(op) < 2 or type(op[1]) is not list:
+            raise ValueError(f"malformed delta operation {op!r:.60}")
+        if op[0] == SCOPE:
+            if len(op) != 3:
+                raise ValueError("a scope holds a path and a list of operations")
+            yield from flatten(op[2], [*prefix, *op[1]])
+        elif prefix:
+            yield [op[0], [*prefix, *op[1]], *op[2:]]
+        else:
+            yield op

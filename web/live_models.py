@@ -100,25 +100,20 @@ class LiveModels:
 
     # ------------------------------------------------------------------ building
     def _rebuild(self, topic: str, spec: Any) -> Message | None:
-        """Build and publish ``spec``'s document, unless (under the topic's build lock) a message
-        built from the source's current version is already there: screens that connect at once
-        wait for one build and share it."""
         from web.http.model_docs import build
 
         lock = self._build_locks.get(topic) or threading.Lock()
         with lock:
             source = self.hub.latest(spec.source)
-            source_version = source.version if source is not None else None
+            built = source.version if source is not None else None
             latest = self.hub.latest(topic)
             with self._lock:
-                if (latest is not None and topic not in self._stale and topic in self._built_from
-                        and self._built_from[topic] == source_version):
-                    return latest  # built by another caller while this one waited for the lock
+                if latest is not None and topic not in self._stale and self._built_from.get(topic, -1) == built:
+                    return latest  # another thread built it from this version meanwhile (e.g. many sockets at once)
                 self._stale.discard(topic)
+                self._built_from[topic] = source.version if source is not None else None
             doc = build(spec)
             self.builds += 1
-            with self._lock:
-                self._built_from[topic] = source_version
             latest = self.hub.latest(topic)
             if latest is not None and latest.document == doc:
                 self.unchanged += 1

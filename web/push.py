@@ -25,6 +25,10 @@ The publisher never blocks the feed's write path: :meth:`Hub.publish` calls
 :meth:`NchanPublisher.offer`, which only records the topic's newest message; the thread
 publishes the newest message of every topic that changed, so a slow nchan makes the
 publisher skip versions (then the channel gets the snapshot frame, not a delta), never queue.
+
+Several processes on the Redis store: each POST is first claimed through
+:mod:`web.push_lease` (a lease per channel and the channel's last posted version in Redis),
+so one process publishes each channel and nchan gets each version once, in version order.
 """
 
 from __future__ import annotations
@@ -100,7 +104,8 @@ class NchanPublisher:
     ``posts``, ``failures``, ``skipped`` (versions never published because a newer one came).
     """
 
-    def __init__(self, hub: Hub, frames: FrameCache, url: str, *, keepalive_s: float = KEEPALIVE_S) -> None:
+    def __init__(self, hub: Hub, frames: FrameCache, url: str, *, keepalive_s: float = KEEPALIVE_S,
+                 gate: Any = None) -> None:
         parts = urlsplit(url)
         if parts.scheme != "http" or not parts.hostname:
             raise ValueError(f"ROADS_NCHAN_PUBLISH_URL must be an http:// URL, got {url!r}")
@@ -108,6 +113,8 @@ class NchanPublisher:
         self._host, self._port = parts.hostname, parts.port or 80
         self._path = parts.path if parts.path.endswith("/") else parts.path + "/"
         self.hub, self.frames, self.keepalive_s = hub, frames, keepalive_s
+        self.gate = gate  # web.push_lease.ChannelLeases (several processes) or None
+        self._unsent: dict[str, int] = {}  # channel -> version claimed whose POST has not succeeded
         self._cond = threading.Condition()
         self._pending: dict[str, Message] = {}
         self._published: dict[str, Message] = {}  # topic -> the message the delta channel holds
@@ -202,10 +209,13 @@ class NchanPublisher:
                 continue
             held = self._full_held.get(topic)
             if held is None or now - self._full_at.get(topic, 0.0) >= FULL_INTERVAL_S or epoch(held) != epoch(message):
+                del self._full_due[topic]
+                if self._claim(topic + ".full", message.version) is None:
+                    self._full_held.pop(topic, None)
+                    continue
                 self._post(topic + ".full", self.frames.text_for(topic, message, None))
                 self._full_held[topic] = message
                 self._full_at[topic] = now
-                del self._full_due[topic]
 
     def _publish(self, topic: str, message: Message) -> None:
         have = self._published.get(topic)
@@ -213,7 +223,16 @@ class NchanPublisher:
             return
         self._full_due[topic] = message
         self._post_fulls(time.monotonic(), only=topic)  # before the delta, when it may go now
-        if have is not None and have is not message.base and have.version != message.base_version:
+        last = self._claim(topic, message.version)
+        if last is None:  # another process publishes this channel (or already posted this version)
+            self._published.pop(topic, None)
+            self._sent_at.pop(topic, None)
+            return
+        if self.gate is not None and have is not None and last != have.version:
+            have = None  # another process posted since: what the channel holds is not ours
+        if have is None:
+            body = self.frames.text_for(topic, message, None)
+        elif have is not message.base and have.version != message.base_version:
             body = self._skip_delta(topic, have, message)  # versions were skipped in between
         else:
             body = self.frames.text_for(topic, message, have.version if have is not None else None)
@@ -236,9 +255,22 @@ class NchanPublisher:
         for topic, at in list(self._sent_at.items()):
             if now - at >= self.keepalive_s:
                 held = self._published.get(topic)
+                if held is not None and self._claim(topic, None) is None:
+                    self._published.pop(topic, None)
+                    self._sent_at.pop(topic, None)
+                    continue
                 if held is not None:
                     self._post(topic, b'{"type":"keepalive","topic":"%s","version":%d}' % (topic.encode(), held.version))
                 self._sent_at[topic] = now
+
+    def _claim(self, channel: str, version: int | None) -> int | None:
+        """:meth:`web.push_lease.ChannelLeases.claim` (-1 without a gate: one process)."""
+        if self.gate is None:
+            return -1
+        last = self.gate.claim(channel, version, retry=version is not None and self._unsent.get(channel) == version)
+        if last is not None and version is not None:
+            self._unsent[channel] = version  # until its POST succeeds (_post)
+        return last
 
     def _post(self, channel: str, body: bytes) -> None:
         if self._conn is None:
@@ -250,6 +282,7 @@ class NchanPublisher:
         self.posts += 1
         if resp.status not in (200, 201, 202):
             raise _Refused(f"nchan answered {resp.status} for channel {channel!r}")
+        self._unsent.pop(channel, None)
 
     def _drop_connection(self) -> None:
         if self._conn is not None:
@@ -273,8 +306,11 @@ def init_app(app: Any, hub: Hub, frames: FrameCache) -> NchanPublisher | None:
     url = get_settings(app).nchan_publish_url
     if not url:
         return None
+    from web import push_lease
+    from web.service import get_service
+
     try:
-        publisher = NchanPublisher(hub, frames, url)
+        publisher = NchanPublisher(hub, frames, url, gate=push_lease.for_store(get_service(app).store))
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
     app.extensions["roads.nchan"] = publisher

@@ -41,7 +41,7 @@ from roads.variants import get_variant
 from web.hub import Hub
 from roads.ids import TABLE_ID_RULE, is_table_id
 from web.settings import ConfigError, get_settings
-from web.stores import SeqTaken, Store, StoreUnavailable, open_store
+from web.stores import SeqTaken, Store, StoreUnavailable, TableLimitReached, open_store
 from web.views import TableSlot, Views
 
 log = logging.getLogger(__name__)
@@ -159,20 +159,23 @@ class Service:
         if self.only_configured_tables and (known is None or not known.configured):
             raise TableNotAllowed(f"table {table_id[:40]!r} is not one of the configured tables (ROADS_TABLES), "
                                   "and only those may be written (ROADS_ONLY_CONFIGURED_TABLES)", field="table_id")
-        if not write.creates_table:
-            return self._write(self._existing_for_write(table_id), write)
         if known is not None and known.visible:
-            return self._write(known, write)
+            with known.lock:
+                return self._write_locked(known, write)
+        if not write.creates_table:
+            return self._write_unknown(table_id, write)
         # This write may create the table: check the limit and create one table at a time.
         self._check_table_id(table_id)
         with self._create_lock:
             self._check_room(table_id)
-            return self._write(self.views.slot(table_id), write)
+            with self.views.locked(table_id) as t:  # dropped again when the write is refused
+                return self._write_locked(t, write)
 
     def _check_room(self, table_id: str) -> None:
         """403 ``too_many_tables`` when table ``table_id`` would be one more than ``max_tables``
-        (caller holds ``_create_lock``). Counts the tables this process knows: with a shared
-        Redis store, processes creating tables at the same moment may each take the last place."""
+        (caller holds ``_create_lock``). Counts the tables this process knows; a store shared by
+        processes (Redis) counts every process's tables again in the append itself
+        (:class:`web.stores.TableLimitReached`), so the limit holds for all of them together."""
         if self.max_tables is None:
             return
         known = self.views.slots.get(table_id)
@@ -180,37 +183,38 @@ class Service:
             return
         count = sum(1 for t in list(self.views.slots.values()) if t.visible)
         if count >= self.max_tables:
-            raise TooManyTables(f"the service already keeps {count} tables, the most ROADS_MAX_TABLES allows; "
-                                f"table {table_id!r} was not created", field="table_id")
+            raise _too_many_tables(f"the service already keeps {count} tables", table_id)
 
-    def _write(self, t: TableSlot, write: Write) -> Ack:
-        """Decide, append, apply and publish ``write`` on ``t`` (the module docstring's steps)."""
+    def _write_locked(self, t: TableSlot, write: Write) -> Ack:
+        """Decide, append, apply and publish ``write`` on ``t`` (the module docstring's steps;
+        the caller holds ``t.lock``)."""
         table_id = t.id
-        with t.lock:
-            for _ in range(APPEND_ATTEMPTS):
-                try:
-                    outcome = t.table.decide(write, self.clock)
-                except (RecordConflict, NotInRecord):
-                    # With a shared store (Redis) another process may have stored events this one
-                    # has not applied yet: judge again after catching up before refusing.
-                    if not self._catch_up_for_write(t):
-                        raise
-                    outcome = t.table.decide(write, self.clock)
-                if isinstance(outcome, Unchanged):
-                    return Ack(False, self.views.ack(t, "unchanged", write, outcome.shoe, outcome.round))
-                try:
-                    self.store.append(outcome)
-                except SeqTaken:
-                    self._catch_up_for_write(t)
-                    continue
-                except StoreUnavailable as e:
-                    raise StoreUnavailable(f"the store cannot take writes now; nothing was recorded ({e})") from None
-                new_table = t.table.seq == 0
-                t.table.apply(outcome)
-                if new_table:
-                    self.views.add_to_order(t.id)
-                self.views.refresh(t)
-                return Ack(True, self.views.ack(t, "recorded", write, outcome.shoe, outcome.round))
+        for _ in range(APPEND_ATTEMPTS):
+            try:
+                outcome = t.table.decide(write, self.clock)
+            except (RecordConflict, NotInRecord):
+                # With a shared store (Redis) another process may have stored events this one
+                # has not applied yet: judge again after catching up before refusing.
+                if not self._catch_up_for_write(t):
+                    raise
+                outcome = t.table.decide(write, self.clock)
+            if isinstance(outcome, Unchanged):
+                return Ack(False, self.views.ack(t, "unchanged", write, outcome.shoe, outcome.round))
+            try:
+                self.store.append(outcome)
+            except SeqTaken:
+                self._catch_up_for_write(t)
+                continue
+            except TableLimitReached as e:
+                raise _too_many_tables(str(e), table_id) from None
+            except StoreUnavailable as e:
+                raise StoreUnavailable(f"the store cannot take writes now; nothing was recorded ({e})") from None
+            new_table = t.table.seq == 0
+            t.table.apply(outcome)
+            if new_table:
+                self.views.add_to_order(t.id)
+            self.views.refresh(t)
+            return Ack(True, self.views.ack(t, "recorded", write, outcome.shoe, outcome.round))
         raise StoreUnavailable(f"table {table_id!r} is being written by other processes; try again")
 
     @staticmethod
@@ -218,15 +222,17 @@ class Service:
         if not is_table_id(table_id):
             raise BadTableId(f"table id {table_id[:40]!r} is not {TABLE_ID_RULE}", field="table_id")
 
-    def _existing_for_write(self, table_id: str) -> TableSlot:
-        t = self.views.slots.get(table_id)
-        if (t is None or not t.visible) and is_table_id(table_id):
-            t = self.views.slot(table_id)  # another process may have created it
-            with t.lock:
-                self._catch_up_for_write(t)
-        if t is None or not t.visible:
-            raise UnknownTable(f"no table {table_id!r}", field="table_id")
-        return t
+    def _write_unknown(self, table_id: str, write: Write) -> Ack:
+        """``write`` (one that cannot create a table) to a table this process does not show:
+        another process may have created it, so catch up from the store first. Raises
+        :class:`roads.errors.UnknownTable` when the store has no such table (nothing is kept)."""
+        if is_table_id(table_id):
+            with self.views.locked(table_id) as t:
+                if not t.visible:
+                    self._catch_up_for_write(t)
+                if t.visible:
+                    return self._write_locked(t, write)
+        raise UnknownTable(f"no table {table_id!r}", field="table_id")
 
     def _catch_up_for_write(self, t: TableSlot) -> bool:
         """:meth:`_catch_up` inside a write (caller holds ``t.lock``): True when events of other
@@ -253,8 +259,7 @@ class Service:
         Ignores events already applied; catches up from the store when ``event`` skips ahead
         (raising :class:`web.stores.StoreUnavailable` when the store cannot be read then).
         """
-        t = self.views.slot(event.table)
-        with t.lock:
+        with self.views.locked(event.table) as t:
             if event.seq <= t.table.seq:
                 return
             if event.seq > t.table.seq + 1:
@@ -267,6 +272,12 @@ class Service:
     def close(self) -> None:
         """Close the store."""
         self.store.close()
+
+
+def _too_many_tables(kept: str, table_id: str) -> TooManyTables:
+    """The 403 ``too_many_tables`` refusal of table ``table_id``; ``kept`` says how many tables are kept."""
+    return TooManyTables(f"{kept}, the most ROADS_MAX_TABLES allows; table {table_id!r} was not created",
+                         field="table_id")
 
 
 # ----------------------------------------------------------------------------- flask glue

@@ -28,10 +28,10 @@ from flask import Flask, current_app
 from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from roads.good_roads import DEFAULT_GOOD_ROADS
+from roads.good_roads import DEFAULT_GOOD_ROADS, HIGHLIGHTED_BY_DEFAULT
 from roads.ids import TABLE_ID_RE, TABLE_ID_RULE, is_table_id
 
-__all__ = ["ConfigError", "DEFAULT_PATTERNS", "EXTENSION", "GOOD_ROAD_IDS", "PREFIX", "SCREEN_KEYS", "Settings",
+__all__ = ["ConfigError", "EXTENSION", "GOOD_ROAD_IDS", "PREFIX", "SCREEN_KEYS", "Settings",
            "TABLE_ID_RE", "get_settings", "good_road_ids", "init_app", "screen_configs", "table_configs"]
 
 PREFIX = "ROADS_"
@@ -46,9 +46,6 @@ ScreenConfigs = dict[str, dict[str, Any]]
 
 GOOD_ROAD_IDS: tuple[str, ...] = tuple(g.id for g in DEFAULT_GOOD_ROADS)
 """Good-road pattern ids a board may highlight (:data:`roads.good_roads.DEFAULT_GOOD_ROADS`)."""
-
-DEFAULT_PATTERNS: tuple[str, ...] = ("long_banker", "long_player", "ping_pong")
-"""Default of ``ROADS_GOOD_ROADS``: the two long streaks and the ping-pong."""
 
 SCREEN_KEYS: dict[str, type] = {
     "tables": list, "per_page": int, "rotate_s": int, "lang": str, "theme": str, "good": list, "bead": str,
@@ -161,8 +158,9 @@ class Settings(BaseSettings):
         "other page may be framed (`web.http.security`).")
     max_tables: int = _field(
         500, "tables",
-        "Most tables the service keeps; a feed write that would create one more is refused with 403 "
-        "`too_many_tables` and stores nothing (every lobby page and lobby frame carries every table).",
+        "Most tables the service keeps (with the Redis store, all processes together); a feed write that "
+        "would create one more is refused with 403 `too_many_tables` and stores nothing (every lobby page "
+        "and lobby frame carries every table).",
         ge=1, le=100_000)
     only_configured_tables: bool = _field(
         False, "true/false",
@@ -183,7 +181,7 @@ class Settings(BaseSettings):
         "dimmed, \"No new result since hh:mm:ss\").", ge=1, le=7 * 24 * 3600,
         kind="a number of seconds", allowed="seconds in [1, 604800]")
     good_roads: Annotated[tuple[str, ...], NoDecode] = _field(
-        DEFAULT_PATTERNS, "comma-separated pattern ids",
+        HIGHLIGHTED_BY_DEFAULT, "comma-separated pattern ids",
         "Good-road patterns (`roads.good_roads`) boards and screens highlight unless the page or "
         "screen chooses (`?good=`); `none` for none.")
     screens: Annotated[ScreenConfigs, NoDecode] = Field(

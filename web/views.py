@@ -23,10 +23,11 @@ do not mutate them. An unknown table or shoe raises :class:`roads.errors.Unknown
 from __future__ import annotations
 
 import collections
+import contextlib
 import json
 import threading
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 import orjson
 
@@ -125,12 +126,33 @@ class Views:
         self.order.append(table_id)
 
     def slot(self, table_id: str) -> TableSlot:
-        """The slot of ``table_id``, created (unconfigured, not yet visible) when new."""
+        """The slot of ``table_id``, created (unconfigured, not yet visible) when new. Only for
+        loading (one thread); writers take a slot with :meth:`locked`."""
         t = self.slots.get(table_id)
         if t is not None:
             return t
         with self._registry_lock:
             return self.slots.setdefault(table_id, TableSlot(table_id, None, None, configured=False))
+
+    @contextlib.contextmanager
+    def locked(self, table_id: str) -> Iterator[TableSlot]:
+        """The slot of ``table_id`` with its lock held for the ``with`` block, created when new.
+        A slot still not visible when the block ends (its first write refused, or nothing in the
+        store) is dropped, so refused writes to new ids leave nothing in memory; a writer that
+        waited for the lock of a dropped slot takes a fresh one."""
+        while True:
+            t = self.slot(table_id)
+            with t.lock:
+                if self.slots.get(table_id) is not t:
+                    continue  # dropped while this writer waited for its lock
+                try:
+                    yield t
+                finally:
+                    if not t.visible:
+                        with self._registry_lock:
+                            if self.slots.get(table_id) is t:
+                                del self.slots[table_id]
+                return
 
     def sort_order(self) -> None:
         """Configured tables first in configuration order, then every other known table by id."""

@@ -9,6 +9,9 @@
  *   ["a", path, items]  append items to the array at path
  *   ["t", path, n]      truncate the array at path to its first n elements
  *   ["d", path]         delete the object key at path
+ *   ["w", path, n, {f: d}]  window: drop the first n elements of the array at path, then add
+ *                       the integer d to field f of every element left (a road that scrolled)
+ *   ["@", path, ops]    scope: ops apply at path, their paths relative to it
  *
  * RoadsDelta.apply(doc, ops) returns the new document and never changes `doc`: only the
  * objects and arrays on the operations' paths are copied (shallow, once each), the rest is
@@ -26,7 +29,20 @@
     return value !== null && typeof value === "object";
   }
 
+  /** ops with scopes expanded: every operation with its whole path from the root. */
+  function flat(ops, prefix, out) {
+    if (!Array.isArray(ops)) throw new Error("delta operations must be an array");
+    for (var i = 0; i < ops.length; i++) {
+      var op = ops[i];
+      if (!Array.isArray(op) || !Array.isArray(op[1])) throw new Error("malformed delta operation");
+      if (op[0] === "@") flat(op[2], prefix.concat(op[1]), out);
+      else out.push(prefix.length ? [op[0], prefix.concat(op[1])].concat(op.slice(2)) : op);
+    }
+    return out;
+  }
+
   function apply(doc, ops) {
+    ops = flat(ops, [], []);
     var copied = typeof WeakSet !== "undefined" ? new WeakSet() : null;
     var root = doc;
     var rootCopied = false;
@@ -79,6 +95,21 @@
       } else if (kind === "d") {
         if (!(key in parent)) throw new Error("delta delete of a missing key");
         delete parent[key];
+      } else if (kind === "w") {
+        var n = op[2], offsets = op[3];
+        if (!Array.isArray(parent) || !(n >= 0 && n <= parent.length) || !isContainer(offsets)) throw new Error("bad delta window");
+        parent.splice(0, n);
+        var fields = Object.keys(offsets);
+        if (fields.length) {
+          for (var c = 0; c < parent.length; c++) {
+            var cell = Object.assign({}, parent[c]);
+            for (var f = 0; f < fields.length; f++) {
+              if (!Number.isInteger(cell[fields[f]])) throw new Error("delta window over a cell without " + fields[f]);
+              cell[fields[f]] += offsets[fields[f]];
+            }
+            parent[c] = cell;
+          }
+        }
       } else {
         throw new Error("unknown delta operation " + kind);
       }

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
-from roads.good_roads import DEFAULT_GOOD_ROADS, GoodRoad, GoodRoadError, GoodRoadTracker, check_patterns, good_roads
+from roads.good_roads import (DEFAULT_GOOD_ROADS, HIGHLIGHTED_BY_DEFAULT, GoodRoad, GoodRoadError, GoodRoadTracker,
+                              check_patterns, good_roads)
 from roads.notation import format_rounds, parse_rounds
 from roads.shoe_roads import ShoeRoads
 
@@ -23,6 +24,11 @@ def test_default_ids_labels_and_thresholds_are_the_documented_list():
         ("two_banker_one_player", "Two Banker One Player", 4), ("banker_jump", "Banker Jump", 3),
         ("player_jump", "Player Jump", 3), ("side_by_side", "Side by Side", 2),
     ]
+
+
+def test_boards_highlight_the_two_long_streaks_and_the_ping_pong_by_default():
+    assert HIGHLIGHTED_BY_DEFAULT == ("long_banker", "long_player", "ping_pong")
+    assert set(HIGHLIGHTED_BY_DEFAULT) <= {p.id for p in DEFAULT_GOOD_ROADS}
 
 
 def test_descriptions_describe_history_not_predictions():

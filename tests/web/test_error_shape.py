@@ -206,6 +206,29 @@ HTTP_CASES = [
     ("lobby png bad theme", "GET", "/lobby.png?theme=pink", {}, 400, "bad_parameter", "theme"),
 ]
 
+# A shoe or round number in the path that no shoe or round has (negative, zero): the 404 of that
+# shoe or round naming it, like any unknown number (cards: the path is checked first, a 400).
+# (method, path, status, code, field); the body is a valid one for the route.
+PATH_NUMBER_CASES = [
+    ("GET", "/api/tables/T1/shoes/-1", 404, "unknown_shoe", "shoe"),
+    ("GET", "/api/tables/T1/shoes/0", 404, "unknown_shoe", "shoe"),
+    ("GET", "/api/tables/T1/shoes/-1/rounds", 404, "unknown_shoe", "shoe"),
+    ("GET", "/tables/T1/shoes/-1", 404, "unknown_shoe", "shoe"),
+    ("GET", "/tables/T1/shoes/0", 404, "unknown_shoe", "shoe"),
+    ("GET", "/tables/T1/shoes/-1/board.png", 404, "unknown_shoe", "shoe"),
+    ("POST", "/api/tables/T1/shoes/1/rounds/-1/void", 404, "unknown_round", "round"),
+    ("POST", "/api/tables/T1/shoes/1/rounds/0/void", 404, "unknown_round", "round"),
+    ("POST", "/api/tables/T1/shoes/-1/rounds/1/void", 404, "unknown_shoe", "shoe"),
+    ("PUT", "/api/tables/T1/shoes/1/rounds/-1", 404, "unknown_round", "round"),
+    ("PUT", "/api/tables/T1/shoes/0/rounds/1", 404, "unknown_shoe", "shoe"),
+    ("POST", "/api/tables/T1/shoes/1/rounds/-1/cards", 400, "invalid_value", "round"),
+    ("POST", "/api/tables/T1/shoes/0/rounds/1/cards", 400, "invalid_value", "shoe"),
+]
+_VALID_BODY = {"void": {"reason": "misdeal"}, "cards": {"position": "player", "cards": ["4S"]}}
+HTTP_CASES += [(f"path number {method} {path}", method, path,
+                {} if method == "GET" else dict(json=_VALID_BODY.get(path.rsplit("/", 1)[1], {"player": P1, "banker": B1})),
+                status, code, field) for method, path, status, code, field in PATH_NUMBER_CASES]
+
 
 @pytest.mark.parametrize("method, path, kwargs, status, code, field",
                          [c[1:] for c in HTTP_CASES], ids=[c[0] for c in HTTP_CASES])

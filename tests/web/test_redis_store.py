@@ -340,6 +340,57 @@ def test_a_process_behind_the_log_catches_up_and_revalidates_its_write(tmp_path,
         close_apps(apps)
 
 
+def test_the_table_limit_holds_across_processes_sharing_redis(tmp_path, prefix, proxy, raw):
+    a, b = apps = redis_apps(tmp_path, SHARED_REDIS_URL, prefix, urls=[SHARED_REDIS_URL, proxy.url],
+                             ROADS_MAX_TABLES=3, ROADS_TABLES={"C1": {}})
+    try:
+        proxy.hold_log_readers()  # B never hears of A's tables: only Redis can count them
+        feed_a, feed_b = Feed(a.test_client()), Feed(b.test_client())
+        assert feed_a.round(1, 1, P1, B1, table="A1").status_code == 201
+        assert feed_a.shoe(1, table="A2").status_code == 201
+        # B knows one table (C1, configured, no round yet); Redis holds A1 and A2: 3 in all
+        for resp in (feed_b.round(1, 1, P1, B1, table="B1"), feed_b.shoe(1, table="B2")):
+            assert resp.status_code == 403, resp.json
+            err = resp.json["error"]
+            assert (err["code"], err["field"]) == ("too_many_tables", "table_id") and "3 tables" in err["message"]
+        assert sorted(raw.hkeys(prefix + "heads")) == ["A1", "A2"]
+        assert set(get_service(b).views.slots) == {"C1"}
+        assert feed_b.round(1, 1, P1, B1, table="C1").status_code == 201  # a configured table always may
+        assert feed_b.round(1, 2, P2, B2, table="A1").status_code == 201  # so may a table that exists
+        assert sorted(raw.hkeys(prefix + "heads")) == ["A1", "A2", "C1"]
+        assert feed_a.round(1, 1, P1, B1, table="A3").status_code == 403
+    finally:
+        proxy.restore()
+        close_apps(apps)
+
+
+def test_processes_creating_tables_at_once_create_no_more_than_the_limit(tmp_path, prefix, raw):
+    apps = redis_apps(tmp_path, SHARED_REDIS_URL, prefix, ROADS_MAX_TABLES=3)
+    statuses: list[int] = []
+    lock = threading.Lock()
+    start = threading.Barrier(12)
+
+    def create(i):
+        client = apps[i % 2].test_client()
+        start.wait(timeout=WAIT_S)
+        resp = Feed(client).round(1, 1, P1, B1, table=f"N{i}")
+        with lock:
+            statuses.append(resp.status_code)
+
+    try:
+        threads = [threading.Thread(target=create, args=(i,)) for i in range(12)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=WAIT_S)
+        assert sorted(statuses) == [201] * 3 + [403] * 9
+        assert raw.hlen(prefix + "heads") == 3
+        for app in apps:
+            wait_until(lambda: len(app.test_client().get("/api/tables").json["tables"]) == 3, "every table shown")
+    finally:
+        close_apps(apps)
+
+
 def test_the_same_round_or_two_rounds_under_one_number_posted_to_two_processes_at_once(tmp_path, prefix):
     a, b = apps = redis_apps(tmp_path, SHARED_REDIS_URL, prefix)
     rounds = dealt_rounds(24, seed=5)

@@ -98,3 +98,56 @@ def test_the_limits_are_settings_with_ranges(app_factory, tmp_path):
         with pytest.raises(ConfigError, match="ROADS_MAX_TABLES"):
             make_app(tmp_path / value, ROADS_MAX_TABLES=value)
     assert app_factory().extensions["roads.settings"].max_tables == 500
+
+
+def shown(app):
+    """Everything a reader sees of the tables, and how many table slots the service keeps in memory."""
+    client = app.test_client()
+    service = app.extensions["roads.service"]
+    return (client.get("/api/tables").data, client.get("/lobby/model.json").data, service.lobby_json(),
+            len(service.views.slots))
+
+
+def refused_first_writes(feed, i):
+    """One refused write of each kind to a new id ``N<i>-<k>``: (response, status, code) triples."""
+    return [
+        (feed.round(1, 1, ["4S", "KD"], B1, table=f"N{i}-a"), 422, "tableau"),  # player 4 must draw
+        (feed.round(1, 2, P1, B1, table=f"N{i}-b"), 409, "round_gap"),  # a new table starts at round 1
+        (feed.round(1, 1, ["4S", "ZZ"], B1, table=f"N{i}-c"), 400, "bad_card"),  # no such card
+        (feed.shoe(1, table=f"N{i}-d", burn=["5H"]), 422, "burn_count"),  # the turned 5 burns five more
+        (feed.void(1, 1, "misdeal", table=f"N{i}-e"), 404, "unknown_table"),
+        (feed.correct(1, 1, {"player": P1, "banker": B1}, table=f"N{i}-f"), 404, "unknown_table"),
+    ]
+
+
+def test_refused_first_writes_to_new_ids_leave_no_table_in_the_listing_the_lobby_or_memory(app_factory):
+    app = app_factory(ROADS_MAX_TABLES=3)
+    feed = Feed(app.test_client())
+    assert feed.round(1, 1, P1, B1, table="A").status_code == 201
+    before = shown(app)
+    assert before[3] == 1
+    for i in range(20):
+        for resp, status, code in refused_first_writes(feed, i):
+            assert (resp.status_code, resp.json["error"]["code"]) == (status, code), resp.json
+    assert shown(app) == before
+    # the 120 refused ids took no place: two more tables fit under ROADS_MAX_TABLES=3, then the limit
+    assert feed.round(1, 1, P1, B1, table="B").status_code == 201
+    assert feed.shoe(1, table="N0-a").status_code == 201
+    error_of(feed.round(1, 1, P1, B1, table="D"), 403, "too_many_tables")
+    assert len(app.extensions["roads.service"].views.slots) == 3
+    assert [t["id"] for t in app.test_client().get("/api/tables").json["tables"]] == ["A", "B", "N0-a"]
+
+
+def test_writes_refused_by_the_table_rules_keep_nothing_in_memory(app_factory):
+    limited = app_factory("limited", ROADS_MAX_TABLES=1)
+    feed = Feed(limited.test_client())
+    assert feed.round(1, 1, P1, B1, table="A").status_code == 201
+    configured = app_factory("configured", ROADS_TABLES={"T1": {}}, ROADS_ONLY_CONFIGURED_TABLES="true")
+    cases = [(limited, "too_many_tables"), (configured, "table_not_allowed")]
+    for app, code in cases:
+        before = shown(app)
+        feed = Feed(app.test_client())
+        for i in range(10):
+            error_of(feed.round(1, 1, P1, B1, table=f"X{i}"), 403, code)
+            error_of(feed.shoe(1, table=f"Y{i}"), 403, code)
+        assert shown(app) == before

@@ -20,12 +20,14 @@ lobby page, rebuilt at every lobby change, keeps its filter and order as states 
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any, Mapping
 
 from roads.live import TABLE_STATES
 from web.http.display import shoe_facts, venue_tz
 from web.http.errors import BadRequest, NotFound
 from web.http.query import BAD_PARAMETER, int_arg, quoted
+from web.render import live_panel
 from web.render.model import BoardOptions
 from web.render.screen import MAX_PER_PAGE, lobby_model, tile_model
 from web.settings import get_settings
@@ -142,8 +144,17 @@ def pick_tables(service: Any, wanted: list[str] | None, states: list[str] | None
     return listed
 
 
+def table_snapshot(service: Any, table_id: Any) -> Mapping[str, Any]:
+    """The table's current snapshot (public ``snapshot()``), ``{}`` for a table gone meanwhile."""
+    try:
+        return service.snapshot(table_id)
+    except Exception:  # a table gone between the list and its snapshot
+        return {}
+
+
 class TileCache:
-    """Tile models by (table, shoe, version, options, last_at, stale); bounded, thread-safe."""
+    """Tile models by (table, shoe, version, options, last_at, stale, and for a still image
+    what its betting countdown says, :func:`web.render.live_panel.clock_key`); bounded, thread-safe."""
 
     def __init__(self, size: int = 512) -> None:
         self.size = size
@@ -151,13 +162,16 @@ class TileCache:
         self._lock = threading.Lock()
 
     def __call__(self, snap: Mapping[str, Any], opts: BoardOptions, last_at: str | None, stale: bool,
-                 tz: str) -> dict[str, Any]:
-        key = (snap.get("table"), snap.get("shoe"), snap.get("version"), opts, last_at, stale, tz)
+                 tz: str, now: float | None = None) -> dict[str, Any]:
+        state = snap.get("state")
+        clock = (live_panel.clock_key(state if isinstance(state, Mapping) else None, time.time() if now is None else now)
+                 if opts.still else None)
+        key = (snap.get("table"), snap.get("shoe"), snap.get("version"), opts, last_at, stale, tz, clock)
         with self._lock:
             hit = self._items.get(key)
         if hit is not None:
             return hit
-        m = tile_model(snap, opts, last_at=last_at, tz=tz, stale=stale)
+        m = tile_model(snap, opts, last_at=last_at, tz=tz, stale=stale, now=now)
         with self._lock:
             if len(self._items) >= self.size:
                 self._items.clear()
@@ -169,10 +183,11 @@ _TILES = TileCache()
 
 
 def lobby_page_model(service: Any, opts: BoardOptions, page_opts: Mapping[str, Any], *, title: str | None,
-                     with_stale: bool) -> dict[str, Any]:
+                     with_stale: bool, now: float | None = None) -> dict[str, Any]:
     """The lobby model of ``page_opts["page"]`` (clamped to the last page) for the screen's
     tables; each tile from the table's snapshot (public ``snapshot()``) and shoe facts.
-    ``with_stale``: tiles of silent feeds say so (the PNG; pages say it themselves)."""
+    ``with_stale``: tiles of silent feeds say so (the PNG; pages say it themselves); ``now``:
+    Unix seconds the tiles' countdowns are read against (default the clock)."""
     entries = pick_tables(service, page_opts["tables"], page_opts.get("states"), page_opts.get("sort"))
     per = page_opts["per_page"]
     pages = max(1, -(-len(entries) // per))
@@ -189,7 +204,7 @@ def lobby_page_model(service: Any, opts: BoardOptions, page_opts: Mapping[str, A
         facts = shoe_facts(service, t["id"], snap)
         rows.append((snap, facts["last_at"], facts["stale"] and with_stale))
     model = lobby_model(rows, opts, title=title, page=page, pages=pages, tz=tz,
-                        tile_cache=lambda s, o, la, st: _TILES(s, o, la, st, tz))
+                        tile_cache=lambda s, o, la, st: _TILES(s, o, la, st, tz, now))
     model["rotate_s"] = page_opts["rotate_s"]
     model["per_page"] = per
     return model

@@ -11,9 +11,9 @@ the table has configured limits), as primitives of the board model (:mod:`web.re
 - at a table whose variant offers insurance (seed 001, :mod:`roads.insurance`), the insurance
   on offer at that moment with its payout ("Player insurance 2.5:1");
 - the table's state in words, a betting countdown (a text primitive with ``"cd"``: the Unix
-  second betting closes, and ``"fmt"``: the words with ``{s}`` for the seconds left; the PNG
-  shows the seconds left at render time, the page ticks it against the server's clock, the
-  model's ``"now"``), the dealer and the table limits.
+  second betting closes, and ``"fmt"``: the words with ``{s}`` for the seconds left, as at the
+  model's ``"now"``; the page ticks it against the server's clock; an image, which cannot tick,
+  says the venue time betting closes instead, ``BoardOptions.still``), the dealer and the table limits.
 
 A table with neither key draws exactly as before (every function here returns nothing).
 """
@@ -25,6 +25,7 @@ import math
 from typing import Any, Mapping, Sequence
 
 from web.render import panels
+from web.render.pieces import venue_time
 from web.render.prims import fit, label, panel, rect, text
 
 SUIT_RED = frozenset("HD")
@@ -64,20 +65,41 @@ def amount(v: Any) -> str:
     return f"{int(f):,}" if f == int(f) else f"{f:,.2f}".rstrip("0").rstrip(".")
 
 
-def state_words(state: Mapping[str, Any] | None, lang: str, now: float) -> tuple[str, str, dict[str, Any]]:
+def state_words(state: Mapping[str, Any] | None, lang: str, now: float, *,
+                still_tz: str | None = None) -> tuple[str, str, dict[str, Any]]:
     """``(words, colour, extra keys of the text primitive)`` of the table's state: "Bets close
     in 12 s" (with the countdown keys), "Betting", "Shuffling", "Closed"...; ``("", ...)`` when
-    the state is not known."""
+    the state is not known.
+
+    ``still_tz`` (an IANA zone; for images, which cannot tick): a countdown is said as the venue
+    time betting closes, "Bets close at 14:03:22", true for as long as the image is shown; once
+    ``now`` has reached that time, "Bets closed" (:func:`clock_key` is what such an image
+    depends on)."""
     if not state or not state.get("state"):
         return "", "muted", {}
     st = state["state"]
     left = seconds_left(state, now)
+    if left is not None and still_tz is not None:
+        if left <= 0:
+            return label("live.bets_closed", lang), "warn", {}
+        when = venue_time(str(state.get("closes_at")), still_tz) or ""
+        return label("live.bets_close_at", lang, time=when), "open", {}
     if left is not None:
         fmt = label("live.bets_close_in", lang, s="{s}")
         return fmt.replace("{s}", str(left)), "open", {"cd": _epoch(state.get("closes_at")), "fmt": fmt}
     colour = {"betting": "open", "dealing": "natural", "result": "text", "shuffling": "warn",
               "closed": "banker", "maintenance": "banker"}.get(st, "muted")
     return label("state." + st, lang), colour, {}
+
+
+def clock_key(state: Mapping[str, Any] | None, now: float) -> tuple[float, bool] | None:
+    """What a still image of a table in ``state`` depends on besides its version (:func:`state_words`
+    with ``still_tz``): ``(closing Unix second, closed yet)`` while betting with a close time,
+    else ``None``."""
+    if seconds_left(state, now) is None:
+        return None
+    closes = _epoch(state.get("closes_at"))  # type: ignore[union-attr]
+    return (closes, now >= closes)  # type: ignore[return-value]
 
 
 def dealer_limit_parts(state: Mapping[str, Any] | None, lang: str) -> list[str]:
@@ -250,7 +272,7 @@ def board_live_panel(snapshot: Mapping[str, Any], r: Mapping[str, int], lang: st
 
 def header_state_items(r: Mapping[str, int], snapshot: Mapping[str, Any], lang: str, *, title_px: int,
                        sub_px: int, min_px: int, now: float, left_used: float,
-                       sub_used: float = 0.0) -> list[dict[str, Any]]:
+                       sub_used: float = 0.0, still_tz: str | None = None) -> list[dict[str, Any]]:
     """Items added at the right end of a board's two-line header: the state (countdown) on the
     name's line, dealer and limits on the second line where they fit beside its words
     (:func:`fitting_dealer_limits`). ``left_used`` / ``sub_used``: px the name / the second
@@ -261,7 +283,7 @@ def header_state_items(r: Mapping[str, int], snapshot: Mapping[str, Any], lang: 
     pad = max(4, round(sub_px * 0.45))
     right = r["x"] + r["w"] - pad
     room = max(0.0, r["w"] - left_used - 3 * pad)
-    words, colour, extra = state_words(state, lang, now)
+    words, colour, extra = state_words(state, lang, now, still_tz=still_tz)
     h = r["h"]
     gap = max(0.0, (h - title_px - sub_px) / 3)
     out = []
@@ -324,10 +346,11 @@ def _tile_cards(r: Mapping[str, int], ip: Mapping[str, Any], lang: str, size: in
     return items, r["x"] + r["w"] - x
 
 
-def tile_state_text(snapshot: Mapping[str, Any], lang: str, now: float) -> tuple[str, str, dict[str, Any]]:
+def tile_state_text(snapshot: Mapping[str, Any], lang: str, now: float, *,
+                    still_tz: str | None = None) -> tuple[str, str, dict[str, Any]]:
     """The state words of a tile's second line (:func:`state_words`), or ``("", ...)``."""
     state = snapshot.get("state")
-    return state_words(state if isinstance(state, Mapping) else None, lang, now)
+    return state_words(state if isinstance(state, Mapping) else None, lang, now, still_tz=still_tz)
 
 
 def embed_band_height(snapshot: Mapping[str, Any], height: int, min_px: int) -> int:
@@ -341,16 +364,17 @@ def embed_band_height(snapshot: Mapping[str, Any], height: int, min_px: int) -> 
 
 
 def embed_band(r: Mapping[str, int], snapshot: Mapping[str, Any], lang: str, *, min_px: int,
-               now: float) -> dict[str, Any]:
+               now: float, still_tz: str | None = None) -> dict[str, Any]:
     """An embed's ``"live"`` band in ``r``: the round in progress in the compact form of a lobby
-    tile (:func:`tile_live_items`), else the state (countdown) left and dealer and limits right."""
+    tile (:func:`tile_live_items`), else the state (countdown; ``still_tz`` as in
+    :func:`state_words`) left and dealer and limits right."""
     size = max(min_px, round(r["h"] * 0.42))
     pad = max(4, round(size * 0.45))
     inner = {"x": r["x"] + pad, "y": r["y"], "w": r["w"] - 2 * pad, "h": r["h"]}
     items = tile_live_items(inner, snapshot, lang, size=size, min_px=min_px)
     if items is None:
         state = snapshot.get("state") if isinstance(snapshot.get("state"), Mapping) else None
-        words, colour, extra = state_words(state, lang, now)
+        words, colour, extra = state_words(state, lang, now, still_tz=still_tz)
         items = []
         used = 0.0
         if words:
@@ -369,7 +393,7 @@ def embed_band(r: Mapping[str, int], snapshot: Mapping[str, Any], lang: str, *, 
 
 
 def board_hook(ps: list[dict[str, Any]], regions: Mapping[str, Mapping[str, int]], snapshot: Mapping[str, Any],
-               lang: str, *, title_px: int, size: int, min_px: int, now: float) -> None:
+               lang: str, *, title_px: int, size: int, min_px: int, now: float, still_tz: str | None = None) -> None:
     """Change a full board's panels ``ps`` in place for a live table: the state, dealer and
     limits at the right of the header (on a header without room for them, a portrait board's,
     at the bottom of the live or statistics panel); while a round is in progress the ``"live"``
@@ -382,7 +406,7 @@ def board_hook(ps: list[dict[str, Any]], regions: Mapping[str, Mapping[str, int]
         used = [panels.prims.width(i["t"], i["s"], lang, "r" if k else "b") + (i["x"] - head["x"])
                 for k, i in enumerate(words[:2])] + [0.0, 0.0]
         added = header_state_items(head, snapshot, lang, title_px=title_px, sub_px=size, min_px=min_px, now=now,
-                                   left_used=used[0], sub_used=used[1])
+                                   left_used=used[0], sub_used=used[1], still_tz=still_tz)
         head["items"] = head["items"] + added
         shown = {i["t"] for i in added}
         if not shown & {dealer_limits(state, lang), *dealer_limit_parts(state, lang)}:

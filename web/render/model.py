@@ -124,7 +124,8 @@ def board_model(snapshot: Mapping[str, Any], opts: BoardOptions, *, last_at: str
         if band_h:
             gap = max(2, round(band_h * 0.06))
             band = {"x": head["x"], "y": head["y"] + head["h"] + gap, "w": head["w"], "h": band_h - 2 * gap}
-            ps.append(live_panel.embed_band(band, snapshot, lang, min_px=min_px, now=now))
+            ps.append(live_panel.embed_band(band, snapshot, lang, min_px=min_px, now=now,
+                                            still_tz=tz if opts.still else None))
     else:
         lay = layout.board_layout(opts.width, opts.height, kind="board", columns=opts.columns)
         regions = lay["regions"]
@@ -149,7 +150,7 @@ def board_model(snapshot: Mapping[str, Any], opts: BoardOptions, *, last_at: str
         model["roads"] = road_models(snapshot, regions, opts)
         text_px = t["title"]
         live_panel.board_hook(ps, regions, snapshot, lang, title_px=max(min_px, t["title"]), size=lbl,
-                              min_px=min_px, now=now)
+                              min_px=min_px, now=now, still_tz=tz if opts.still else None)
     if not has_rounds(snapshot):
         note = _note(model["roads"], lang, max(min_px, text_px), min_px)
         if note:

@@ -11,12 +11,12 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from roads.good_roads import HIGHLIGHTED_BY_DEFAULT
 from web.render import cells as cells_mod
 from web.render import fonts, layout
 from web.render.cells import BEAD_CONTENT, GEOMETRY
 from web.render.prims import label
 from web.render.theme import THEMES
-from web.settings import DEFAULT_PATTERNS
 
 MODEL_VERSION = 1
 """The ``"v"`` of every model; a change of keys or meanings raises it."""
@@ -47,7 +47,9 @@ class BoardOptions:
     (embed: the roads to show, ``None`` all), big-road ``columns`` (``None``: as many as fit),
     ``lang`` (``web.i18n.LANGUAGES``), ``theme`` (``web.render.theme.THEMES``), ``bead``
     (:data:`web.render.cells.BEAD_CONTENT`), ``patterns`` (good roads to highlight, ``None``:
-    :data:`DEFAULT_PATTERNS`), ``min_text`` (smallest text px)."""
+    :data:`roads.good_roads.HIGHLIGHTED_BY_DEFAULT`), ``min_text`` (smallest text px), ``still``
+    (an image, which cannot tick: a betting countdown is said as the venue time betting closes,
+    :func:`web.render.live_panel.state_words`)."""
 
     kind: str = "board"
     width: int = 1920
@@ -59,6 +61,7 @@ class BoardOptions:
     bead: str = "letters"
     patterns: tuple[str, ...] | None = None
     min_text: int = MIN_TEXT_PX
+    still: bool = False
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     def check(self) -> "BoardOptions":
@@ -80,7 +83,7 @@ class BoardOptions:
     @property
     def highlight(self) -> tuple[str, ...]:
         """Good-road patterns to highlight."""
-        return DEFAULT_PATTERNS if self.patterns is None else self.patterns
+        return HIGHLIGHTED_BY_DEFAULT if self.patterns is None else self.patterns
 
 
 def venue_time(iso: str | None, tz: str) -> str | None:

@@ -12,7 +12,8 @@ with the next ``seq``; the store makes it durable before returning, or raises. A
 by several processes (the Redis store, :mod:`web.stores.redis`) refuses a ``seq`` that another process took
 (:class:`SeqTaken`); the service then catches up with :meth:`Store.events_after`, validates
 again and retries. Events appended by other processes reach the service through the callback
-given to :meth:`Store.start`.
+given to :meth:`Store.start`. A shared store also holds ``ROADS_MAX_TABLES`` for every process
+at once (:class:`TableLimitReached`): only it sees every process's tables.
 
 :class:`web.stores.sqlite.SqliteStore` (the default, single process) keeps every event in one
 SQLite file in WAL mode with ``synchronous=FULL``: a committed event survives a killed
@@ -26,7 +27,7 @@ from typing import Callable, Iterator
 
 from roads.events import EVENT_KINDS, Event
 
-__all__ = ["EVENT_KINDS", "Event", "SeqTaken", "Store", "StoreError", "StoreUnavailable"]
+__all__ = ["EVENT_KINDS", "Event", "SeqTaken", "Store", "StoreError", "StoreUnavailable", "TableLimitReached"]
 
 
 class StoreError(Exception):
@@ -36,6 +37,16 @@ class StoreError(Exception):
 class SeqTaken(StoreError):
     """The event's ``(table, seq)`` (or its ``(table, shoe, round)`` round) is already stored:
     another writer appended first. Nothing was written; catch up and validate again."""
+
+
+class TableLimitReached(StoreError):
+    """The event would open one table more than the store may hold (``ROADS_MAX_TABLES``,
+    counted over every process sharing the store); ``count`` is the tables it holds. Nothing was
+    written; the service answers 403 ``too_many_tables``."""
+
+    def __init__(self, message: str, count: int) -> None:
+        super().__init__(message)
+        self.count = count
 
 
 class StoreUnavailable(StoreError):
@@ -55,8 +66,10 @@ class Store(abc.ABC):
         """Store ``event`` durably before returning.
 
         Raises :class:`SeqTaken` when ``(event.table, event.seq)`` is taken (or, for a
-        ``"round"`` event, when ``(table, shoe, round)`` already has a round), and
-        :class:`StoreUnavailable` when the write cannot be made; in both cases nothing is stored.
+        ``"round"`` event, when ``(table, shoe, round)`` already has a round),
+        :class:`TableLimitReached` (a shared store only) when the event would open a table past
+        ``ROADS_MAX_TABLES``, and :class:`StoreUnavailable` when the write cannot be made; in
+        every case nothing is stored.
         """
 
     @abc.abstractmethod

@@ -14,7 +14,8 @@ Keys (``P`` = ``ROADS_REDIS_PREFIX``, default ``"roads:"``; table ids are slugs 
 ``P + "t:<table>:rounds"`` (hash)
     ``"<shoe>:<round>"`` -> ``seq`` of the ``"round"`` event that recorded that round.
 ``P + "heads"`` (hash)
-    ``<table>`` -> the table's last ``seq`` (its version). Lists the tables.
+    ``<table>`` -> the table's last ``seq`` (its version). Lists the tables, so the append
+    script counts them for ``ROADS_MAX_TABLES`` across every process.
 ``P + "log"`` (stream)
     Every event of every table in commit order (field ``e``; field ``p``: the id of the
     entry before it, so a follower notices entries it never saw), trimmed to about
@@ -26,8 +27,11 @@ round, when ``(shoe, round)`` has no round yet; so two processes appending at on
 same round or two rounds under one number, end with exactly one stored event, and the
 other gets :class:`web.stores.SeqTaken` (the service then catches up with
 :meth:`RedisStore.events_after`, validates again: an identical round is a no-op success,
-a different one a 409). A lost reply (Redis reached, connection dropped before the answer)
-is retried with the same write token, and a retry that finds its own token stored counts as
+a different one a 409). The first event of a new table is refused
+(:class:`web.stores.TableLimitReached`) when the tables in ``heads``, with the configured ones
+(``ROADS_TABLES``) not in it yet, are already ``ROADS_MAX_TABLES``: the check and the add are one
+script, so the limit holds for all processes together. A lost reply (Redis reached,
+connection dropped before the answer) is retried with the same write token, and a retry that finds its own token stored counts as
 success, so a retried append is never stored twice.
 
 Following: :meth:`RedisStore.start` runs a daemon thread that ``XREAD``\\ s the log and hands
@@ -46,7 +50,8 @@ on the next write of that table and refused with :class:`StoreDiverged` (503).
 
 Settings: ``ROADS_REDIS_URL`` (the server; set = this store instead of SQLite),
 ``ROADS_REDIS_PREFIX`` and ``ROADS_REDIS_TIMEOUT_S`` (fields ``redis_*`` of
-:class:`web.settings.Settings`, with their defaults and ranges).
+:class:`web.settings.Settings`, with their defaults and ranges); ``ROADS_MAX_TABLES`` and
+``ROADS_TABLES`` for the table count (every process must be given the same).
 
 Redis Cluster is not supported (the append script touches keys of several tables' slots);
 use one Redis server, with a replica and Sentinel for failover.
@@ -66,7 +71,7 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from web.settings import ConfigError, Settings
-from web.stores import Event, SeqTaken, Store, StoreUnavailable
+from web.stores import Event, SeqTaken, Store, StoreUnavailable, TableLimitReached
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +103,8 @@ _CONNECTION_ERRORS = (redis.ConnectionError, redis.TimeoutError, OSError)
 
 APPEND_SCRIPT = """
 -- KEYS: heads, table events stream, table rounds hash, shared log stream
--- ARGV: table, seq, round key ("<shoe>:<round>" or ""), event JSON, write token, log maxlen
+-- ARGV: table, seq, round key ("<shoe>:<round>" or ""), event JSON, write token, log maxlen,
+--       most tables, configured table ids...
 local head = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
 local seq = tonumber(ARGV[2])
 if seq <= head then
@@ -114,6 +120,20 @@ if seq <= head then
 end
 if seq > head + 1 then
   return {'gap', head, ''}
+end
+if head == 0 then
+  local count = redis.call('HLEN', KEYS[1])
+  local configured = false
+  for i = 8, #ARGV do
+    if ARGV[i] == ARGV[1] then
+      configured = true
+    elseif redis.call('HEXISTS', KEYS[1], ARGV[i]) == 0 then
+      count = count + 1
+    end
+  end
+  if not configured and count >= tonumber(ARGV[7]) then
+    return {'too_many_tables', count, ''}
+  end
 end
 if ARGV[3] ~= '' then
   local other = redis.call('HGET', KEYS[3], ARGV[3])
@@ -133,7 +153,8 @@ return {'ok', seq, ''}
 """The conditional write of :meth:`RedisStore.append` (atomic: Redis runs one script at a
 time). Replies ``{status, number, token}``: ``ok``; ``seq_taken`` (``number`` = the table's
 head, ``token`` = the write token stored under that seq); ``gap`` (``seq`` is beyond head + 1:
-Redis lost events); ``round_taken`` (``number`` = the seq holding that shoe's round)."""
+Redis lost events); ``round_taken`` (``number`` = the seq holding that shoe's round);
+``too_many_tables`` (``number`` = the tables counted: a new table's first event past the limit)."""
 
 
 class StoreDiverged(StoreUnavailable):
@@ -155,9 +176,9 @@ class RedisStore(Store):
     """Events of every table in Redis Streams, shared by every process (see module doc).
 
     ``url``: ``ROADS_REDIS_URL``. ``settings``: a :class:`web.settings.Settings` (its
-    ``redis_prefix`` and ``redis_timeout_s``), or a mapping of ``ROADS_*`` overrides validated
-    over the environment (:meth:`web.settings.Settings.load`). Connects lazily: construction
-    does no I/O. Raises :class:`web.settings.ConfigError` for a URL redis-py cannot parse, an
+    ``redis_prefix``, ``redis_timeout_s``, and ``max_tables`` with the ``tables`` it counts), or
+    a mapping of ``ROADS_*`` overrides validated over the environment
+    (:meth:`web.settings.Settings.load`). Connects lazily: construction does no I/O. Raises :class:`web.settings.ConfigError` for a URL redis-py cannot parse, an
     empty or spaced prefix, or a timeout that is not a positive number.
     """
 
@@ -166,6 +187,8 @@ class RedisStore(Store):
             settings = Settings.load(settings)
         self.prefix = settings.redis_prefix
         self.timeout_s = settings.redis_timeout_s
+        self.max_tables = settings.max_tables
+        self._configured = tuple(settings.tables or ())
         self.url = url
         common = dict(decode_responses=True, socket_connect_timeout=self.timeout_s,
                       retry=Retry(NoBackoff(), 0), health_check_interval=0)
@@ -188,6 +211,14 @@ class RedisStore(Store):
         self._on_event: Callable[[Event], None] | None = None
         self.connected = True
         """False while the follower thread cannot reach Redis (for health reporting)."""
+
+    @property
+    def db(self) -> redis.Redis:
+        """The client of this store's Redis (``decode_responses``; for :mod:`web.push_lease`)."""
+        return self._db
+
+    db_errors = (redis.RedisError,)
+    """What calls on :attr:`db` raise when Redis fails (for :mod:`web.push_lease`)."""
 
     def __repr__(self) -> str:
         return f"RedisStore({self._safe_url()!r}, prefix={self.prefix!r})"
@@ -236,7 +267,8 @@ class RedisStore(Store):
 
     def append(self, event: Event) -> None:
         """Store ``event`` if ``seq`` is the table's next and (for a round) its round number is
-        free; atomic across processes. Raises :class:`SeqTaken` (another writer was first),
+        free and (for a new table) the tables are fewer than ``ROADS_MAX_TABLES``; atomic across
+        processes. Raises :class:`SeqTaken` (another writer was first), :class:`TableLimitReached`,
         :class:`StoreDiverged` (Redis lost events) or :class:`StoreUnavailable` (unreachable
         after :data:`APPEND_ATTEMPTS` tries); nothing new is stored when it raises, except
         that a write whose reply was lost on every try may have been stored (the follower
@@ -246,7 +278,8 @@ class RedisStore(Store):
     def _append(self, event: Event, token: str) -> None:
         round_key = f"{event.shoe}:{event.round}" if event.kind == "round" else ""
         keys = [self._heads_key, self._events_key(event.table), self._rounds_key(event.table), self._log_key]
-        args = [event.table, event.seq, round_key, _event_json(event), token, LOG_MAXLEN]
+        args = [event.table, event.seq, round_key, _event_json(event), token, LOG_MAXLEN, self.max_tables,
+                *self._configured]
         deadline = time.monotonic() + 2 * self.timeout_s
         for attempt in range(APPEND_ATTEMPTS):
             try:
@@ -264,6 +297,8 @@ class RedisStore(Store):
             return
         if status == "seq_taken":
             raise SeqTaken(f"table {event.table!r} seq {event.seq} is taken (Redis holds up to seq {number})")
+        if status == "too_many_tables":
+            raise TableLimitReached(f"the processes sharing this Redis already keep {number} tables", number)
         if status == "round_taken":
             raise SeqTaken(f"table {event.table!r} shoe {event.shoe} round {event.round} is taken "
                            f"(by seq {number})")

@@ -1,0 +1,284 @@
+"""Deltas of the board models pages receive (web/live_models.py documents through web/delta.py):
+a screen that starts from the first whole document and applies every delta after it holds, at
+every version, exactly the document built afresh for that version, in Python (web/delta.py)
+and in the page's own code (static/js/delta.js, run by Node when it is installed).
+
+The independent reference is the whole document (:func:`web.http.model_docs.build`, what the
+model JSON route answers): deltas are only applied, never compared with expected operations.
+Random shoes go through the feed API with voids, corrections and new shoes; a table page, an
+embed and a lobby screen each follow them. Also any two lists of keyed cells (hypothesis), the
+case the window operation exists for.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import random
+import shutil
+import subprocess
+from pathlib import Path
+
+import orjson
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from support.feed import Feed, dealt_rounds
+from web.delta import apply, diff
+from web.frames import FrameCache
+from web.http import model_docs
+from web.hub import Hub
+
+DELTA_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "delta.js"
+REQUIRE_NODE = os.environ.get("ROADS_TEST_REQUIRE_NODE") == "1"
+
+
+def js_apply(cases: list[tuple[object, list]]) -> list[object]:
+    """``RoadsDelta.apply(doc, ops)`` of static/js/delta.js for each case, run by Node."""
+    node = shutil.which("node")
+    if node is None:
+        if REQUIRE_NODE:
+            pytest.fail("node is required (ROADS_TEST_REQUIRE_NODE=1)")
+        pytest.skip("node is not installed")
+    script = ("const fs=require('fs');globalThis.window=globalThis;eval(fs.readFileSync(process.argv[1],'utf8'));"
+              "const cases=JSON.parse(fs.readFileSync(0,'utf8'));"
+              "process.stdout.write(JSON.stringify(cases.map(c=>{const before=JSON.stringify(c[0]);"
+              "const out=RoadsDelta.apply(c[0],c[1]);"
+              "if(JSON.stringify(c[0])!==before) throw new Error('apply changed its input');return out;})));")
+    done = subprocess.run([node, "-e", script, str(DELTA_JS)], input=orjson.dumps(cases), capture_output=True,
+                          timeout=60, check=True)
+    return json.loads(done.stdout)
+
+
+class Screen:
+    """One page's document, taking frames as static/js/delta.js does."""
+
+    def __init__(self) -> None:
+        self.doc, self.version, self.deltas, self.fulls = None, None, 0, 0
+
+    def take(self, frame: bytes) -> list | None:
+        msg = orjson.loads(frame)
+        if msg["type"] == "snapshot":
+            self.doc, self.version = msg["data"], msg["version"]
+            self.fulls += 1
+            return None
+        assert msg["base"] == self.version
+        self.doc = apply(self.doc, msg["ops"])
+        self.version = msg["version"]
+        self.deltas += 1
+        return orjson.loads(frame)["ops"]  # a fresh copy: apply put the values above into the document
+
+
+def results(rng: random.Random):
+    """Endless result-level rounds (winner, totals, pairs, natural) dealt by the tableau from
+    shuffled eight-deck shoes (docs/domain.md), as the feed's ``result`` body."""
+    from roads.cards import full_deck
+    from roads.outcome import RoundResult
+    from roads.tableau import deal_round
+
+    cards: list = []
+    while True:
+        if len(cards) < 12:
+            cards = full_deck() * 8
+            rng.shuffle(cards)
+        r = RoundResult.from_cards(*deal_round(cards.pop))
+        yield {"winner": r.winner, "player_total": r.player_total, "banker_total": r.banker_total,
+               "player_pair": r.player_pair, "banker_pair": r.banker_pair, "natural": r.natural}
+
+
+def random_events(feed: Feed, rng: random.Random, shoes: int):
+    """Post random shoes of table T1 (rounds, voids and corrections of earlier rounds, the next
+    shoe); yield after every accepted write."""
+    dealer = results(rng)
+    for shoe in range(1, shoes + 1):
+        if shoe > 1:
+            assert feed.shoe(shoe).status_code == 201
+            yield
+        counted: list[int] = []
+        number = 0
+        for _ in range(rng.choice((12, 40, 85))):
+            r = rng.random()
+            if counted and r < 0.06:
+                n = rng.choice(counted)
+                counted.remove(n)
+                resp = feed.void(shoe, n, "misdeal")
+            elif counted and r < 0.14:
+                resp = feed.correct(shoe, rng.choice(counted), {"result": next(dealer), "reason": "misread"})
+            else:
+                number += 1
+                resp = feed.round(shoe, number, result=next(dealer))
+                counted.append(number)
+            assert resp.status_code == 201, resp.get_data(as_text=True)
+            yield
+
+
+def test_every_model_delta_applied_gives_the_document_built_afresh(app, client):
+    """Three random shoes of T1 beside four other tables: the table page (both orientations),
+    an embed and the lobby screen; after every write each screen's document equals the
+    document built for it, and the page's own delta code (Node) turns every previous document
+    into the same one."""
+    feed = Feed(client)
+    for k, table in enumerate(("T2", "T3", "T4", "T5")):
+        for n, (player, banker) in enumerate(dealt_rounds(3 + 5 * k, seed=k), 1):
+            assert feed.round(1, n, player, banker, table=table).status_code == 201
+    with app.test_request_context("/tables/T1?lang=zh"):
+        specs = [model_docs.table_spec("T1"), model_docs.lobby_spec()[0]]
+    with app.test_request_context("/embed/T1?w=640&h=360"):
+        specs.append(model_docs.embed_spec("T1"))
+    hub, frames = Hub(), FrameCache()
+    screens = [Screen() for _ in specs]
+    js_cases, js_expected = [], []
+    rng = random.Random(1414)
+    events = 0
+    for version, _ in enumerate(random_events(feed, rng, shoes=3), 1):
+        events += 1
+        with app.app_context():
+            docs = [model_docs.build(spec) for spec in specs]
+        for spec, screen, doc in zip(specs, screens, docs):
+            message = hub.publish(spec.topic, version, orjson.dumps(doc), document=doc)
+            before = copy.deepcopy(screen.doc)
+            ops = screen.take(frames.text_for(spec.topic, message, screen.version))
+            assert screen.version == version
+            assert screen.doc == orjson.loads(orjson.dumps(doc))
+            if ops is not None and (len(js_cases) < 150 or rng.random() < 0.05):
+                js_cases.append((before, ops))
+                js_expected.append(copy.deepcopy(screen.doc))
+    assert events > 100
+    assert all(s.deltas > 5 * s.fulls for s in screens)  # deltas are the rule, whole documents the new shoes
+    assert js_apply(js_cases) == js_expected
+
+
+def test_table_page_model_delta_at_round_80_is_small(app, client):
+    """Issue 14 figure: the model delta a table page and a lobby page get for round 80 of a shoe
+    (both orientations in one document; a road window scrolls now and then)."""
+    feed = Feed(client)
+    for k, table in enumerate(("L1", "L2", "L3")):
+        assert feed.round(1, 1, *dealt_rounds(1, seed=40 + k)[0], table=table).status_code == 201
+    with app.test_request_context("/tables/T1"):
+        specs = [model_docs.table_spec("T1"), model_docs.lobby_spec()[0]]
+    hub, frames = Hub(), FrameCache()
+    sizes: list[list[int]] = [[], []]
+    for n, (player, banker) in enumerate(dealt_rounds(80, seed=8), 1):
+        assert feed.round(1, n, player, banker).status_code == 201
+        with app.app_context():
+            for i, spec in enumerate(specs):
+                doc = model_docs.build(spec)
+                message = hub.publish(spec.topic, n, orjson.dumps(doc), document=doc)
+                sizes[i].append(len(frames.text_for(spec.topic, message, n - 1)))
+    table, lobby = sizes
+    whole = len(frames.text_for(specs[0].topic, hub.latest(specs[0].topic), None))
+    assert whole > 30_000
+    # both orientations: the scrolled road windows cost a window op each (15 KB whole before);
+    # a panel whose items shift (a badge comes or goes) is still sent whole
+    assert sorted(table[70:])[5] <= 3_000, table[70:]
+    assert max(lobby[70:]) <= 1_536, lobby[70:]
+
+
+cells = st.lists(st.fixed_dictionaries({"x": st.integers(-50, 2000), "y": st.integers(0, 9),
+                                        "c": st.sampled_from(["banker", "player", "tie"])},
+                                       optional={"n": st.just(1), "nat": st.just(1)}),
+                 max_size=30)
+
+
+@st.composite
+def scrolled(draw):
+    """A road's cells (keyed "k") and the same road later: its window scrolled by some cells and
+    pixels, some cells changed, new ones appended or the tail cut."""
+    old = [dict(cell, k=i) for i, cell in enumerate(draw(cells))]
+    drop = draw(st.integers(0, len(old)))
+    dx, dy = draw(st.integers(-80, 80)), draw(st.sampled_from([0, 0, 3]))
+    new = [dict(cell, x=cell["x"] + dx, y=cell["y"] + dy) for cell in old[drop:]]
+    for i in draw(st.lists(st.integers(0, max(0, len(new) - 1)), max_size=3)):
+        if new:
+            new[i] = dict(new[i], c="tie", n=1)
+    if new and draw(st.booleans()):
+        del new[draw(st.integers(0, len(new) - 1)):]
+    start = len(old)
+    new += [dict(cell, k=start + i) for i, cell in enumerate(draw(cells)[:3])]
+    return {"roads": [{"id": "bead_plate", "cells": old}]}, {"roads": [{"id": "bead_plate", "cells": new}]}
+
+
+@settings(max_examples=400, deadline=None)
+@given(scrolled())
+def test_scrolled_cells_diff_applies_in_python_and_gives_the_new_list(pair):
+    old, new = pair
+    kept = copy.deepcopy(old)
+    ops = orjson.loads(orjson.dumps(diff(old, new)))
+    assert old == kept
+    assert apply(copy.deepcopy(old), ops) == new
+
+
+def test_scrolled_cells_diff_applies_in_the_page_too():
+    """The same kind of pairs through static/js/delta.js (Node), including window and scope ops."""
+    rng = random.Random(7)
+    cases, expected, kinds = [], [], set()
+    for _ in range(300):
+        old = [{"k": i, "x": 20 + 66 * (i // 6), "y": 558 + 66 * (i % 6), "c": rng.choice("bpt")}
+               for i in range(rng.randrange(0, 90))]
+        drop = 6 * rng.randrange(0, 3)
+        new = [dict(c, x=c["x"] - 66 * (drop // 6)) for c in old[drop:]]
+        for _ in range(rng.randrange(3)):
+            if new:
+                i = rng.randrange(len(new))
+                new[i] = dict(new[i], n=1)
+        new += [{"k": len(old) + i, "x": 9, "y": 9, "c": "b"} for i in range(rng.randrange(3))]
+        a, b = {"models": {"landscape": {"roads": [{"cells": old}]}}}, {"models": {"landscape": {"roads": [{"cells": new}]}}}
+        ops = orjson.loads(orjson.dumps(diff(a, b)))
+        kinds.update(op[0] for op in _every(ops))
+        assert apply(copy.deepcopy(a), ops) == b
+        cases.append((a, ops))
+        expected.append(b)
+    assert {"w", "@", "a"} <= kinds
+    assert js_apply(cases) == expected
+
+
+def _every(ops):
+    """Every operation, scopes and what they hold."""
+    for op in ops:
+        yield op
+        if op[0] == "@":
+            yield from _every(op[2])
+
+
+@pytest.mark.parametrize("ops", [
+    [["w", ["l"], 3, {}]],  # past the end
+    [["w", ["l"], 0, {"x": 1}]],  # elements without an integer x
+    [["w", ["m"], 0, {}]],  # not a list
+    [["@", ["l"], [["s", [7], 1]]]],  # scoped index out of range
+    [["@", ["nope"], [["m", [], {"a": 1}]]]],
+    [["@", [], "not ops"]],
+])
+def test_window_and_scope_operations_that_do_not_fit_are_refused(ops):
+    with pytest.raises(ValueError):
+        apply({"l": [1, 2], "m": {"a": 1}}, ops)
+
+
+
+def test_many_sockets_asking_at_once_build_the_model_once_at_its_source_version(app, client):
+    """Screens connecting together all ask for the topic; the document is built once and keeps
+    its table's version (a second build at the same version used to publish version + 1, ahead
+    of the table, so a screen took that frame for the next round's)."""
+    import threading
+
+    from web.live_models import get_live_models
+
+    feed = Feed(client)
+    assert feed.round(1, 1, *dealt_rounds(1, seed=5)[0]).status_code == 201
+    with app.test_request_context("/tables/T1"):
+        spec = model_docs.table_spec("T1")
+    live = get_live_models(app)
+    versions, start = [], threading.Barrier(12)
+
+    def ask():
+        start.wait()
+        with app.app_context():
+            versions.append(live.ensure(spec).version)
+
+    threads = [threading.Thread(target=ask) for _ in range(12)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert versions == [1] * 12 and live.builds == 1
