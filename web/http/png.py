@@ -318,7 +318,7 @@ def _lobby_png(preset: dict[str, Any] | None) -> Response:
         opts["patterns"] = display.parse_patterns(",".join(preset["good"]) or "none")
     page_opts = screens.paging(request.args, preset)
     service = get_service()
-    tables = screens.pick_tables(service, page_opts["tables"])
+    tables = screens.pick_tables(service, page_opts["tables"], page_opts["states"], page_opts["sort"])
     now = _now()
     per = page_opts["per_page"]
     page = min(page_opts["page"], max(1, -(-len(tables) // per)))
