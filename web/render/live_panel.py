@@ -84,12 +84,50 @@ def state_words(state: Mapping[str, Any] | None, lang: str, now: float, *,
             return label("live.bets_closed", lang), "warn", {}
         when = venue_time(str(state.get("closes_at")), still_tz) or ""
         return label("live.bets_close_at", lang, time=when), "open", {}
-    if left is not None:
+    if left is not None:  # closing time passed: "Bets closed" (muted), not a green "0 s"
         fmt = label("live.bets_close_in", lang, s="{s}")
-        return fmt.replace("{s}", str(left)), "open", {"cd": _epoch(state.get("closes_at")), "fmt": fmt}
+        words, colour = (fmt.replace("{s}", str(left)), "open") if left > 0 else (label("live.bets_closed", lang), "muted")
+        return words, colour, {"cd": _epoch(state.get("closes_at")), "fmt": fmt}
     colour = {"betting": "open", "dealing": "natural", "result": "text", "shuffling": "warn",
               "closed": "banker", "maintenance": "banker"}.get(st, "muted")
     return label("state." + st, lang), colour, {}
+
+
+def fit_state(words: str, extra: Mapping[str, Any], room: float, size: int, lang: str, *,
+              min_px: int) -> tuple[str, int, dict[str, Any]]:
+    """``(text, font px, extra keys)`` of the state words :func:`state_words` gave, fitted to
+    ``room`` px (bold). A ticking countdown (``extra`` has ``"fmt"``) is fitted for its widest
+    value (two digits or more, all 9s: digits are tabular in the bundled fonts), so every value
+    the page ticks through fits the same box at the same size; cut even at ``min_px``, the
+    template is cut the same way (the page fills its ``{s}``), or, when the cut took the number,
+    the words are "Betting" without a count. The keys added for the page: ``"done"`` / ``"ds"``,
+    "Bets closed" fitted to the same box, which the page shows (muted) once the count is 0 (and
+    the item shows from the start when ``words`` are already those, the time having passed)."""
+    if "fmt" not in extra:
+        t, s = fit(words, room, size, lang, min_size=min_px)
+        return t, s, dict(extra)
+    fmt = str(extra["fmt"])
+    closed = label("live.bets_closed", lang)
+    digits = [] if words == closed else [c for c in words if c.isdigit()]
+    nines = "9" * max(2, len(digits))
+    widest = fmt.replace("{s}", nines)
+    t, s = fit(widest, room, size, lang, min_size=min_px)
+    if t != widest:
+        if nines not in t:
+            t, s = fit(label("state.betting", lang), room, size, lang, min_size=min_px)
+            return t, s, {}
+        fmt = t.replace(nines, "{s}", 1)
+    done, ds = fit(closed, room, s, lang, min_size=min(s, min_px))
+    out = {**extra, "fmt": fmt, "done": done, "ds": ds}
+    return (fmt.replace("{s}", "".join(digits)), s, out) if digits else (done, ds, out)
+
+
+def widest_state(t: str, extra: Mapping[str, Any]) -> str:
+    """The widest text a state item fitted by :func:`fit_state` shows: its countdown template
+    with the count all 9s (as fitted), else ``t``."""
+    if "fmt" not in extra:
+        return t
+    return str(extra["fmt"]).replace("{s}", "9" * max(2, sum(c.isdigit() for c in t)))
 
 
 def clock_key(state: Mapping[str, Any] | None, now: float) -> tuple[float, bool] | None:
@@ -288,7 +326,7 @@ def header_state_items(r: Mapping[str, int], snapshot: Mapping[str, Any], lang: 
     gap = max(0.0, (h - title_px - sub_px) / 3)
     out = []
     if words:
-        t, s = fit(words, room, title_px, lang, min_size=min_px)
+        t, s, extra = fit_state(words, extra, room, title_px, lang, min_px=min_px)
         it = text(t, right, r["y"] + gap + title_px / 2, s, colour, lang=lang, anchor="r")
         it.update(extra)
         out.append(it)
@@ -378,11 +416,11 @@ def embed_band(r: Mapping[str, int], snapshot: Mapping[str, Any], lang: str, *, 
         items = []
         used = 0.0
         if words:
-            t, s = fit(words, inner["w"] * 0.5, size, lang, min_size=min_px)
+            t, s, extra = fit_state(words, extra, inner["w"] * 0.5, size, lang, min_px=min_px)
             it = text(t, inner["x"], r["y"] + r["h"] / 2, s, colour, lang=lang)
             it.update(extra)
             items.append(it)
-            used = panels.prims.width(t, s, lang) + pad * 2
+            used = panels.prims.width(widest_state(t, extra), s, lang) + pad * 2
         room = inner["w"] - used
         dl = fitting_dealer_limits(state, lang, room, size, min_px)
         if dl:
