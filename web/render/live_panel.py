@@ -81,7 +81,7 @@ def state_words(state: Mapping[str, Any] | None, lang: str, now: float, *,
     left = seconds_left(state, now)
     if left is not None and still_tz is not None:
         if left <= 0:
-            return label("live.bets_closed", lang), "warn", {}
+            return label("live.bets_closed", lang), "muted", {}
         when = venue_time(str(state.get("closes_at")), still_tz) or ""
         return label("live.bets_close_at", lang, time=when), "open", {}
     if left is not None:  # closing time passed: "Bets closed" (muted), not a green "0 s"
