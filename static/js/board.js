@@ -8,8 +8,10 @@
  * The landscape (1920x1080) or portrait (1080x1920) model is chosen by the viewport's shape; the
  * SVG viewBox scales it (4K shows the 1920x1080 model at twice the size).
  *
- * Live: `ws` is the page's model topic (web/live_models.py; /ws/models/... or nchan). Its frames
- * carry the page's document {models, release, version, shoe}: the first whole, then deltas that
+ * Live: `ws` is the page's model topic (web/live_models.py; /ws/models/... or nchan), on a table
+ * page one per orientation ({landscape, portrait}: the page follows the one it shows and
+ * switches when the viewport changes shape; `full` likewise). Its frames carry the page's
+ * document {models, release, version, shoe}: the first whole, then deltas that
  * static/js/live.js (RoadsDelta.Tracker) applies, so onFrame below always gets a whole document.
  * No HTTP fetch per update; modelUrl is fetched only to come back after an outage.
  *
@@ -58,7 +60,10 @@
     if (!doc || !doc.models) return;
     if (doc.release && boot.release && doc.release !== boot.release) { location.reload(); return; }
     var sameShoe = doc.shoe === state.shoe;
-    state.models = doc.models;
+    var models = {}, k;
+    for (k in state.models) models[k] = state.models[k];
+    for (k in doc.models) models[k] = doc.models[k]; // an orientation's topic carries its model only
+    state.models = models;
     if (state.asking) return; // the ask preview is on screen; it repaints the live board when it ends
     draw(sameShoe); // a new shoe clears the board at once: nothing blinks
   }
@@ -99,7 +104,10 @@
 
   draw(false);
   var resizeTimer = null;
-  window.addEventListener("resize", function () { clearTimeout(resizeTimer); resizeTimer = setTimeout(function () { draw(false); }, 120); });
+  window.addEventListener("resize", function () {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(function () { draw(false); if (live) subscribe(); }, 120);
+  });
 
   // Ask road: "If Banker" / "If Player" shows the hypothetical entry blinking in place in every road.
   svg.addEventListener("click", function (ev) {
@@ -126,16 +134,41 @@
     if (msg.type === "snapshot" && msg.data) show(msg.data);
   }
 
-  if (boot.live && boot.ws && window.WebSocket) {
-    var keepMs = (boot.keepaliveS || 20) * 1000;
-    live = new LiveSocket(boot.ws, {
-      fullUrl: boot.full,
+  /**
+   * Subscribe to the model topic of the orientation shown (boot.ws is {orientation: URL} on a
+   * table page, one URL on an embed), again when the viewport changes shape: the new socket's
+   * first frame is that orientation's whole document. On the nchan tier (boot.full set) the page
+   * first asks modelUrl?orient= so the service builds and publishes that orientation's topic.
+   */
+  var subscribed = null, keepMs = (boot.keepaliveS || 20) * 1000;
+  function subscribe() {
+    var one = typeof boot.ws === "string", o = orientation();
+    var key = one ? "one" : (boot.ws[o] ? o : "landscape");
+    if (key === subscribed) return;
+    subscribed = key;
+    if (live) live.stop();
+    live = new LiveSocket(one ? boot.ws : boot.ws[key], {
+      fullUrl: one || !boot.full ? boot.full : boot.full[key],
       idleMs: keepMs * 3,
       onStatus: function (status) { state.status = status; root.setAttribute("data-live", status); },
       onMessage: onFrame
     });
     live.start();
     window.__roadsLive = live;
+    if (!one && boot.full) follow(key);
+  }
+
+  function follow(o) {
+    state.follows = (state.follows || 0) + 1;
+    fetch(boot.modelUrl + (boot.modelUrl.indexOf("?") >= 0 ? "&" : "?") + "orient=" + o, { cache: "no-store" })
+      .then(function (r) { return r.ok ? r.json() : null; }).then(function (doc) {
+        var held = state.models[o];
+        if (doc && doc.models && doc.models[o] && (!held || doc.models[o].version >= held.version)) show(doc);
+      }).catch(function () { /* the socket's frames still come */ });
+  }
+
+  if (boot.live && boot.ws && window.WebSocket) {
+    subscribe();
     setInterval(function () {
       if (Date.now() - state.lastHeard > 2 * keepMs) { setOffline(true); probe(); }
     }, Math.min(1000, keepMs / 4));
