@@ -6,7 +6,8 @@ new shoes) to an in-process app (Flask test client, SQLite in a temporary direct
 every write builds the documents of many page options (table pages in both orientations and
 one at a time, the five languages, both themes, bead contents, good roads, columns, embeds of
 several sizes and roads, the lobby) and prints the sha256 of each document's orjson bytes with
-every ``"now"`` (the server clock each model carries) removed.
+every ``"now"`` (the server clock each model carries) and ``"release"`` (a digest of the
+render code itself) removed.
 
 Usage (compare the output of two versions with ``diff``)::
 
@@ -41,7 +42,7 @@ PAGES = (
 
 def timeless(value):
     if isinstance(value, dict):
-        return {k: timeless(v) for k, v in value.items() if k != "now"}
+        return {k: timeless(v) for k, v in value.items() if k not in ("now", "release")}
     if isinstance(value, list):
         return [timeless(v) for v in value]
     return value
