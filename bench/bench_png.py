@@ -9,8 +9,11 @@ Measures, for a rule-dealt 80-round shoe fed through the service (simulator -> f
    (web.render.paint_png), both with the painter's caches warm (what every new round costs) and
    cold (median / p90 ms);
 2. PNG encoding by setting: 24-bit RGB at zlib compress_level 0-3, 6 (Pillow's default) and 9,
-   an adaptive 256-colour palette, and the theme's fixed palette (web.render.board.theme_palette):
-   median ms and size; ``DEFAULT_ENCODING`` / ``PNG_COMPRESS_LEVEL`` are chosen from this;
+   an adaptive 256-colour palette, and the theme's fixed palette (web.render.board.theme_palette)
+   at levels 0-3 and 6 and with the zlib strategies Pillow takes (``compress_type``: filtered,
+   RLE, fixed Huffman): median ms and size; ``DEFAULT_ENCODING`` / ``PNG_COMPRESS_LEVEL`` are
+   chosen from this; and the routes' path, painting straight onto the palette (``paint(...,
+   indexed=True)``) and writing that image;
 3. cached re-serve throughput (requests/s) through the Flask test client and through a real
    threaded server on 127.0.0.1 (full 200 responses, and 304 revalidations);
 4. side by side, a headless-Chromium screenshot of the HTML board (``/tables/<id>``) at the
@@ -26,6 +29,7 @@ import sys
 import tempfile
 import threading
 import time
+import zlib
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -124,7 +128,18 @@ def bench_render(app, runs: int) -> dict:
         paint_png.paint(board_model(snap, opts))
         cold.append(time.perf_counter() - t)
     warm = [m + p for m, p in zip(model_t, paint_t)]
-    return {"img": img, "model": model_t, "paint": paint_t, "warm": warm, "cold": cold, "snap": snap}
+    # what the PNG routes do: paint straight onto the theme's palette ("P"), then write it
+    model = board_model(snap, opts)
+    indexed, save = [], []
+    for _ in range(runs):
+        t = time.perf_counter()
+        p_img = paint_png.paint(model, indexed=True)
+        t1 = time.perf_counter()
+        paint_png.encode_png(p_img, theme="dark")
+        save.append(time.perf_counter() - t1)
+        indexed.append(t1 - t)
+    return {"img": img, "model": model_t, "paint": paint_t, "warm": warm, "cold": cold, "snap": snap,
+            "indexed": indexed, "save": save}
 
 
 def bench_encode(img: Image.Image, runs: int) -> list[tuple[str, float, int]]:
@@ -133,16 +148,19 @@ def bench_encode(img: Image.Image, runs: int) -> list[tuple[str, float, int]]:
 
     theme_palette("dark")  # built once per theme per process
     rows = []
-    settings = [("rgb", 0), ("rgb", 1), ("rgb", 2), ("rgb", 3), ("rgb", 6), ("rgb", 9),
-                ("adaptive", 1), ("adaptive", 6), ("palette", 1), ("palette", 3), ("palette", 6)]
-    for encoding, level in settings:
+    settings = [("rgb", 0, None), ("rgb", 1, None), ("rgb", 2, None), ("rgb", 3, None), ("rgb", 6, None),
+                ("rgb", 9, None), ("adaptive", 1, None), ("adaptive", 6, None), ("palette", 0, None),
+                ("palette", 1, None), ("palette", 1, zlib.Z_FILTERED), ("palette", 1, zlib.Z_RLE),
+                ("palette", 1, zlib.Z_FIXED), ("palette", 2, None), ("palette", 3, None), ("palette", 6, None)]
+    strategy = {None: "", zlib.Z_FILTERED: " Z_FILTERED", zlib.Z_RLE: " Z_RLE", zlib.Z_FIXED: " Z_FIXED"}
+    for encoding, level, ctype in settings:
         times = []
         data = b""
         for _ in range(max(5, runs // 2)):
             t = time.perf_counter()
-            data = encode_png(img, theme="dark", encoding=encoding, compress_level=level)
+            data = encode_png(img, theme="dark", encoding=encoding, compress_level=level, compress_type=ctype)
             times.append(time.perf_counter() - t)
-        rows.append((f"{encoding:8s} compress_level={level}{' (Pillow default)' if level == 6 else ''}",
+        rows.append((f"{encoding:8s} compress_level={level}{strategy[ctype]}{' (Pillow default)' if level == 6 else ''}",
                      median_ms(times), len(data)))
     return rows
 
@@ -288,8 +306,11 @@ def main(argv: list[str] | None = None) -> int:
         mark = "  <- used" if name == used else ""
         print(f"   {name:42s} {ms:6.1f} ms  {size / 1024:7.1f} KiB{mark}")
     used_ms = next(ms for name, ms, _ in enc if name == used)
-    native = median_ms(r["warm"]) + used_ms
-    print(f"   model + paint + encode per new round: {native:.1f} ms")
+    print(f"   model + RGB paint + map onto the palette + encode: {median_ms(r['warm']) + used_ms:.1f} ms")
+    print(f"   paint onto the palette (paint(indexed=True), the routes): median {median_ms(r['indexed']):6.1f} ms,"
+          f" then encode {median_ms(r['save']):6.1f} ms")
+    native = median_ms(r["model"]) + median_ms(r["indexed"]) + median_ms(r["save"])
+    print(f"   model + paint + encode per new round (the routes): {native:.1f} ms")
 
     print("\n3. cached re-serve throughput (same image, same version)")
     rs = bench_reserve(client, n)

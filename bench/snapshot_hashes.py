@@ -59,7 +59,7 @@ class Run:
         self.data_dir = data_dir
         self.app = create_app({"TESTING": True, "ROADS_FEED_TOKEN": TOKEN, "ROADS_DATA_DIR": str(data_dir),
                                "ROADS_TABLES": CONFIGURED})
-        self.service = self.app.extensions["roads"]
+        self.service = self.app.extensions["roads.service"]
         ticks = iter(range(10**9))
         self.service.clock = lambda: 1_718_452_800.0 + 0.25 * next(ticks)
         self.client = self.app.test_client()

@@ -18,6 +18,18 @@ card, tableau; docs/domain.md section 2, seeds 000-002) and describes what happe
   ``"cut_card": true`` on the last round of the shoe (the cut card came out during it or
   right after it).
 
+A table followed live (``roads simulate --cards``, the demo) sends more: :func:`card_level`
+turns each message into what a card-reading shoe and a dealer terminal send instead. A shoe
+start is preceded by the state ``shuffling``; a round becomes the state ``betting`` (with
+``seconds_left``), the state ``dealing``, its cards one by one in deal order (P1 B1 P2 B2, the
+player's third card, the banker's; :func:`roads.record.deal_order`) and the state ``result``.
+Two more message types carry them: :data:`STATE` goes to ``POST /api/tables/<table>/state``
+(``{"state": "betting", "seconds_left": 15}``, optionally ``"dealer"``), :data:`CARDS` to
+``POST /api/tables/<table>/shoes/<shoe>/rounds/<round>/cards`` (``{"position": 3, "cards":
+["KD"]}``, with the round's ``"burn"`` on card 1 and ``"cut_card": true`` on its last card);
+``"shoe"`` and ``"round"`` of a cards message are in the path. :func:`whole_rounds` folds such
+a stream back into whole rounds (what the roads record).
+
 A feed file (``roads simulate``) holds one message per line (JSON Lines), so replaying it
 is a plain loop: :func:`read_feed` parses and checks it line by line, :func:`feed_request`
 maps each message to its HTTP path and body. Result-level rounds
@@ -41,6 +53,9 @@ from urllib.parse import quote
 
 from roads import bounded_json
 from roads.cards import Card, CardError
+from roads.errors import DealOrder
+from roads.live import TABLE_STATES
+from roads.record import deal_order, split_deal
 from roads.shoe import Shoe
 
 SHOE = "shoe"
@@ -48,6 +63,18 @@ SHOE = "shoe"
 
 ROUND = "round"
 """Message type: one dealt round with its cards."""
+
+STATE = "state"
+"""Message type: the table's state (``betting`` with ``seconds_left``, ``dealing``, ...)."""
+
+CARDS = "cards"
+"""Message type: cards of a round in progress from a deal position (card-level feeds)."""
+
+TYPES: tuple[str, ...] = (SHOE, ROUND, STATE, CARDS)
+"""Every message type, in the order a table first sends them."""
+
+BETTING_SECONDS = 15
+"""Seconds betting stays open on a card-level file's ``betting`` message (a live table's countdown)."""
 
 ENVELOPE_KEYS: frozenset[str] = frozenset({"type", "table"})
 """Keys of a message that are not part of the HTTP body (:func:`feed_body` strips them)."""
@@ -68,6 +95,9 @@ MAX_LINE_CHARS = 64 * 1024
 
 _SHOE_FIELDS = {"shoe", "burn", "cut_card_position", "variant"}
 _ROUND_FIELDS = {"shoe", "round", "player", "banker", "result", "burn", "cut_card"}
+_STATE_FIELDS = {"state", "seconds_left", "dealer"}
+_CARDS_FIELDS = {"shoe", "round", "position", "cards", "burn", "cut_card"}
+_FIELDS = {SHOE: _SHOE_FIELDS, ROUND: _ROUND_FIELDS, STATE: _STATE_FIELDS, CARDS: _CARDS_FIELDS}
 
 
 class FeedLineError(ValueError):
@@ -183,6 +213,92 @@ def simulate(
         number += 1
 
 
+# --------------------------------------------------------------------------- card level
+def live_messages(message: Mapping[str, Any], *, betting_seconds: float = BETTING_SECONDS,
+                  dealer: str | None = None) -> list[dict[str, Any]]:
+    """What a live table sends for one whole-round ``message`` (see the module docstring).
+
+    A :data:`SHOE` start -> ``[shuffling state, the shoe start]`` (``dealer``, when given, on the
+    shuffling state: a new dealer takes the new shoe); a card-level :data:`ROUND` -> ``[betting
+    state (seconds_left = betting_seconds), dealing state, one cards message per card, result
+    state]``. Any other message (a result-level round, a state, cards) is returned as it is.
+    """
+    table, kind = message["table"], message.get("type")
+    if kind == SHOE:
+        shuffling: dict[str, Any] = {"type": STATE, "table": table, "state": "shuffling"}
+        if dealer is not None:
+            shuffling["dealer"] = dealer
+        return [shuffling, dict(message)]
+    cards = deal_order(message) if kind == ROUND else None
+    if cards is None:
+        return [dict(message)]
+    out: list[dict[str, Any]] = [{"type": STATE, "table": table, "state": "betting", "seconds_left": betting_seconds},
+                                 {"type": STATE, "table": table, "state": "dealing"}]
+    for k, card in enumerate(cards, 1):
+        one: dict[str, Any] = {"type": CARDS, "table": table, "shoe": message["shoe"], "round": message["round"],
+                               "position": k, "cards": [card]}
+        if k == 1 and message.get("burn"):
+            one["burn"] = list(message["burn"])
+        if k == len(cards) and message.get("cut_card"):
+            one["cut_card"] = True
+        out.append(one)
+    out.append({"type": STATE, "table": table, "state": "result"})
+    return out
+
+
+def card_level(messages: Iterable[Mapping[str, Any]], *,
+               betting_seconds: float = BETTING_SECONDS) -> Iterator[dict[str, Any]]:
+    """``messages`` (e.g. :func:`simulate`'s) as a live table sends them: :func:`live_messages` of each."""
+    for message in messages:
+        yield from live_messages(message, betting_seconds=betting_seconds)
+
+
+def whole_rounds(numbered: Iterable[tuple[int, Mapping[str, Any]]]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Fold a feed (``(line_number, message)`` pairs, :func:`read_feed`) into shoe starts and whole
+    rounds, as the service records them: states are dropped, the :data:`CARDS` messages of a
+    round become one :data:`ROUND` message (line number of the card that completed it; a card
+    sent again is skipped). A round left incomplete (a misdeal, a file cut short) is left out.
+    Raises :class:`FeedLineError` naming the line for a card the tableau does not deal, a card
+    out of place or a card other than the one already at its position.
+    """
+    pending: dict[str, Any] | None = None
+    for number, m in numbered:
+        kind = m.get("type")
+        if kind == STATE:
+            continue
+        if kind != CARDS:
+            yield number, dict(m)
+            continue
+        key = (m["table"], m["shoe"], m["round"])
+        if pending is None or pending["key"] != key:
+            pending = {"key": key, "cards": [], "burn": [], "cut_card": False}
+        dealt = pending["cards"]
+        if m["position"] > len(dealt) + 1:
+            raise FeedLineError(number, f"card {m['position']} of shoe {m['shoe']} round {m['round']} after "
+                                        f"{len(dealt)} card(s)", "position")
+        for k, card in enumerate(m["cards"], m["position"]):
+            if k <= len(dealt):
+                if dealt[k - 1] != card:
+                    raise FeedLineError(number, f"card {k} is {dealt[k - 1]} already, got {card}", "cards")
+                continue
+            dealt.append(card)
+        pending["burn"] = pending["burn"] or list(m.get("burn", ()))
+        pending["cut_card"] = pending["cut_card"] or bool(m.get("cut_card"))
+        try:
+            player, banker, side = split_deal(dealt)
+        except DealOrder as e:
+            raise FeedLineError(number, str(e), "cards") from None
+        if side is None and "done" not in pending:
+            pending["done"] = True
+            whole: dict[str, Any] = {"type": ROUND, "table": m["table"], "shoe": m["shoe"], "round": m["round"],
+                                     "player": player, "banker": banker}
+            if pending["burn"]:
+                whole["burn"] = pending["burn"]
+            if pending["cut_card"]:
+                whole["cut_card"] = True
+            yield number, whole
+
+
 # --------------------------------------------------------------------------- messages
 def feed_body(message: Mapping[str, Any]) -> dict[str, Any]:
     """The HTTP body of a message: the message without its envelope keys."""
@@ -190,11 +306,10 @@ def feed_body(message: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def feed_request(message: Mapping[str, Any]) -> FeedRequest:
-    """The feed path and body of a message (a shoe start or a round); the table id is
-    percent-encoded in the path.
+    """The feed path and body of a message (a shoe start, a round, a state or cards); the table
+    id is percent-encoded in the path, and a cards message's shoe and round go in the path.
 
-    Raises ``ValueError`` naming the type when ``message["type"]`` is neither
-    :data:`SHOE` nor :data:`ROUND`.
+    Raises ``ValueError`` naming the type when ``message["type"]`` is not one of :data:`TYPES`.
     """
     kind = message.get("type")
     table = quote(str(message["table"]), safe="")
@@ -202,7 +317,12 @@ def feed_request(message: Mapping[str, Any]) -> FeedRequest:
         return FeedRequest(f"/api/tables/{table}/shoes", feed_body(message))
     if kind == ROUND:
         return FeedRequest(f"/api/tables/{table}/rounds", feed_body(message))
-    raise ValueError(f"unknown message type {kind!r} (expected {SHOE!r} or {ROUND!r})")
+    if kind == STATE:
+        return FeedRequest(f"/api/tables/{table}/state", feed_body(message))
+    if kind == CARDS:
+        body = {k: v for k, v in feed_body(message).items() if k not in ("shoe", "round")}
+        return FeedRequest(f"/api/tables/{table}/shoes/{message['shoe']}/rounds/{message['round']}/cards", body)
+    raise ValueError(f"unknown message type {kind!r} (expected one of {', '.join(map(repr, TYPES))})")
 
 
 def to_line(message: Mapping[str, Any]) -> str:
@@ -253,16 +373,21 @@ def parse_feed_line(text: str, line_number: int) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise FeedLineError(line_number, f"a feed message must be a JSON object, got {text.strip()[:60]!r}")
     kind = data.get("type")
-    if kind not in (SHOE, ROUND):
-        raise FeedLineError(line_number, f"'type' must be {SHOE!r} or {ROUND!r}, got {kind!r}", "type")
+    if kind not in TYPES:
+        raise FeedLineError(line_number, f"'type' must be one of {', '.join(map(repr, TYPES))}, got {kind!r}",
+                            "type")
     table = data.get("table")
     if not isinstance(table, str) or not table.strip():
         raise FeedLineError(line_number, f"'table' must be a non-empty table id, got {table!r}", "table")
-    allowed = ENVELOPE_KEYS | (_SHOE_FIELDS if kind == SHOE else _ROUND_FIELDS)
+    allowed = ENVELOPE_KEYS | _FIELDS[kind]
     unknown = sorted(set(data) - allowed)
     if unknown:
         raise FeedLineError(line_number, f"unknown key {unknown[0]!r} in a {kind!r} message", unknown[0])
+    if kind == STATE:
+        return _state_line(data, line_number)
     _positive_int(data, "shoe", line_number)
+    if kind == CARDS:
+        return _cards_line(data, line_number)
     if kind == SHOE:
         if "burn" in data:
             _cards(data, "burn", line_number, range(0, 12))
@@ -282,6 +407,33 @@ def parse_feed_line(text: str, line_number: int) -> dict[str, Any]:
     else:
         _cards(data, "player", line_number, (2, 3))
         _cards(data, "banker", line_number, (2, 3))
+    if "burn" in data:
+        _cards(data, "burn", line_number, range(0, 17))
+    if "cut_card" in data and not isinstance(data["cut_card"], bool):
+        raise FeedLineError(line_number, f"'cut_card' must be true or false, got {data['cut_card']!r}", "cut_card")
+    return data
+
+
+def _state_line(data: dict[str, Any], line_number: int) -> dict[str, Any]:
+    state = data.get("state")
+    if state not in TABLE_STATES:
+        raise FeedLineError(line_number, f"'state' must be one of {', '.join(TABLE_STATES)}, got {state!r}", "state")
+    left = data.get("seconds_left")
+    if left is not None and (isinstance(left, bool) or not isinstance(left, (int, float)) or not 0 <= left <= 86_400):
+        raise FeedLineError(line_number, f"'seconds_left' must be a number of seconds 0-86400, got {left!r}",
+                            "seconds_left")
+    if "dealer" in data and (not isinstance(data["dealer"], str) or not data["dealer"]):
+        raise FeedLineError(line_number, f"'dealer' must be a name, got {data['dealer']!r}", "dealer")
+    return data
+
+
+def _cards_line(data: dict[str, Any], line_number: int) -> dict[str, Any]:
+    _positive_int(data, "round", line_number)
+    position = _positive_int(data, "position", line_number)
+    _cards(data, "cards", line_number, range(1, 7))
+    if position + len(data["cards"]) - 1 > 6:
+        raise FeedLineError(line_number, f"cards {position}-{position + len(data['cards']) - 1}: a round has "
+                                         "cards 1-6", "position")
     if "burn" in data:
         _cards(data, "burn", line_number, range(0, 17))
     if "cut_card" in data and not isinstance(data["cut_card"], bool):

@@ -49,7 +49,7 @@ GOOD_ROAD_IDS: tuple[str, ...] = tuple(g.id for g in DEFAULT_GOOD_ROADS)
 
 SCREEN_KEYS: dict[str, type] = {
     "tables": list, "per_page": int, "rotate_s": int, "lang": str, "theme": str, "good": list, "bead": str,
-    "title": str}
+    "title": str, "state": list, "sort": str}
 """Keys a named screen may set (``ROADS_SCREENS``) and the JSON type of each."""
 
 _JSON_TYPE = {list: "array", int: "integer", str: "string"}
@@ -188,8 +188,9 @@ class Settings(BaseSettings):
         None, validate_default=True, json_schema_extra={"unit": "JSON or file path"},
         description="Named lobby screens for `/screens/<name>`: a JSON object (or the path of a file "
         'holding one) `{"lobby-east": {"tables": ["T1", "T2"], "per_page": 6, "rotate_s": 15, '
-        '"lang": "th", "theme": "dark", "good": ["long_banker"], "bead": "letters", "title": "East"}}`, '
-        "every key optional. Parsed by `screen_configs`.")
+        '"lang": "th", "theme": "dark", "good": ["long_banker"], "bead": "letters", "title": "East", '
+        '"state": ["betting", "dealing"], "sort": "open"}}`, every key optional. Parsed by '
+        "`screen_configs`.")
 
     @field_validator("port", "max_body_bytes", "redis_timeout_s", "png_cache_entries", "png_cache_bytes",
                      "png_max_age_s", "png_past_max_age_s", "ws_keepalive_s", "ws_ping_s",

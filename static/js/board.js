@@ -12,14 +12,15 @@
  * page one per orientation ({landscape, portrait}: the page follows the one it shows and
  * switches when the viewport changes shape; `full` likewise). Its frames carry the page's
  * document {models, release, version, shoe}: the first whole, then deltas that
- * static/js/live.js (RoadsDelta.Tracker) applies, so onFrame below always gets a whole document.
+ * static/js/live.js (RoadsDelta.Tracker) applies, so show() below always gets a whole document.
  * No HTTP fetch per update; modelUrl is fetched only to come back after an outage.
  *
  * Trust: the newest result is marked by the model until the next one; cells new since the last
  * paint blink briefly (CSS, none with prefers-reduced-motion). When nothing is heard from the
  * server for twice the keepalive interval the page dims the roads and says "Offline since
  * hh:mm:ss" (venue time zone); while offline it asks modelUrl every few seconds, and the first
- * answer (or frame) clears the band, repaints and reconnects. A new release (the document's
+ * answer (or frame) clears the band, repaints and reconnects (LiveSocket.watch, static/js/live.js,
+ * shared with the lobby). A new release (the document's
  * release differs from boot.release) reloads the page.
  * window.__roads exposes {version, shoe, renders, messages, status, offline, fetches} for tests.
  */
@@ -32,7 +33,6 @@
   var state = { renders: 0, messages: 0, fetches: 0, status: boot.live ? "connecting" : "past", offline: false,
                 lastHeard: Date.now(), models: boot.models, keys: null };
   window.__roads = state;
-  var live = null;
   Paint.observeClock(boot.now); // the server's clock when it answered this page (its models may be older)
 
   function orientation() {
@@ -68,45 +68,11 @@
     draw(sameShoe); // a new shoe clears the board at once: nothing blinks
   }
 
-  function timeText(ms) {
-    try {
-      return new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false, timeZone: boot.tz }).format(new Date(ms));
-    } catch (e) { return new Date(ms).toTimeString().slice(0, 8); }
-  }
-
-  function setOffline(on) {
-    if (on === state.offline) return;
-    state.offline = on;
-    root.classList.toggle("offline", on);
-    var t = svg.querySelector(".offline-text");
-    if (on && t) {
-      var model = current();
-      t.textContent = ((model.offline && model.offline.text) || "{time}").replace("{time}", timeText(state.lastHeard));
-    }
-  }
-
-  /** While offline: is the server back? Its answer resyncs the board and reconnects the socket. */
-  var probing = false, probedAt = 0;
-  function probe() {
-    if (probing || Date.now() - probedAt < 3000) return;
-    probing = true;
-    probedAt = Date.now();
-    state.fetches++;
-    fetch(boot.modelUrl, { cache: "no-store" }).then(function (r) { return r.ok ? r.json() : null; }).then(function (doc) {
-      probing = false;
-      if (!doc || !state.offline) return;
-      state.lastHeard = Date.now();
-      setOffline(false);
-      show(doc);
-      if (live) live.reconnectNow();
-    }).catch(function () { probing = false; });
-  }
-
   draw(false);
   var resizeTimer = null;
   window.addEventListener("resize", function () {
     clearTimeout(resizeTimer);
-    resizeTimer = setTimeout(function () { draw(false); if (live) subscribe(); }, 120);
+    resizeTimer = setTimeout(function () { draw(false); subscribe(); }, 120);
   });
 
   // Ask road: "If Banker" / "If Player" shows the hypothetical entry blinking in place in every road.
@@ -126,35 +92,28 @@
       });
   });
 
-  /** The one place a frame from the model socket arrives (whole documents: deltas are applied). */
-  function onFrame(msg) {
-    state.messages++;
-    state.lastHeard = Date.now();
-    if (state.offline) setOffline(false);
-    if (msg.type === "snapshot" && msg.data) show(msg.data);
-  }
-
   /**
    * Subscribe to the model topic of the orientation shown (boot.ws is {orientation: URL} on a
-   * table page, one URL on an embed), again when the viewport changes shape: the new socket's
-   * first frame is that orientation's whole document. On the nchan tier (boot.full set) the page
-   * first asks modelUrl?orient= so the service builds and publishes that orientation's topic.
+   * table page, one URL on an embed), again when the viewport changes shape (LiveSocket
+   * .retarget: the new socket's first frame is that orientation's whole document). On the nchan
+   * tier (boot.full set) the page first asks modelUrl?orient= so the service follows that topic.
    */
-  var subscribed = null, keepMs = (boot.keepaliveS || 20) * 1000;
+  var subscribed = null;
   function subscribe() {
+    if (!boot.live || !boot.ws) return;
     var one = typeof boot.ws === "string", o = orientation();
     var key = one ? "one" : (boot.ws[o] ? o : "landscape");
     if (key === subscribed) return;
+    var ws = one ? boot.ws : boot.ws[key], full = one || !boot.full ? boot.full : boot.full[key];
+    if (subscribed === null) {
+      window.__roadsLive = LiveSocket.watch({
+        ws: ws, full: full, modelUrl: boot.modelUrl, keepaliveS: boot.keepaliveS, tz: boot.tz, svg: svg,
+        state: state, show: show, offlineText: function () { var m = current(); return m.offline && m.offline.text; }
+      });
+    } else if (window.__roadsLive) {
+      window.__roadsLive = window.__roadsLive.retarget(ws, full);
+    }
     subscribed = key;
-    if (live) live.stop();
-    live = new LiveSocket(one ? boot.ws : boot.ws[key], {
-      fullUrl: one || !boot.full ? boot.full : boot.full[key],
-      idleMs: keepMs * 3,
-      onStatus: function (status) { state.status = status; root.setAttribute("data-live", status); },
-      onMessage: onFrame
-    });
-    live.start();
-    window.__roadsLive = live;
     if (!one && boot.full) follow(key);
   }
 
@@ -167,10 +126,5 @@
       }).catch(function () { /* the socket's frames still come */ });
   }
 
-  if (boot.live && boot.ws && window.WebSocket) {
-    subscribe();
-    setInterval(function () {
-      if (Date.now() - state.lastHeard > 2 * keepMs) { setOffline(true); probe(); }
-    }, Math.min(1000, keepMs / 4));
-  }
+  subscribe();
 })();

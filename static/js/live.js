@@ -19,6 +19,17 @@
  * Public: window.LiveSocket(path, {onMessage(msg), onStatus("connecting"|"live"|"offline"),
  *   minDelayMs = 500, maxDelayMs = 30000, idleMs = 75000, initial: {version, data}, fullUrl})
  *   .start() / .stop() / .reconnectNow(); .tracker (deltas, resyncs, version)
+ *
+ * LiveSocket.watch(opts): what every live page does with its model socket (board.js, lobby.js),
+ * in one place. opts: {ws, full, modelUrl, keepaliveS, tz, svg, state, show(doc),
+ * offlineText() -> "Offline since {time}"}. Every frame counts in state.messages and sets
+ * state.lastHeard; a whole document goes to show(doc). After hearing nothing for twice the
+ * keepalive interval the page is offline: state.offline, class "offline" on <html>, the svg's
+ * .offline-text says since when (venue time zone tz), and modelUrl is asked every 3 s
+ * (state.fetches); the first answer or frame clears it, shows the document and reconnects.
+ * state.status and <html data-live> follow the socket. Returns the started LiveSocket, or null
+ * without ws or WebSocket; its .retarget(ws, full) stops it and returns a started LiveSocket of
+ * another topic watched the same way (a table page whose viewport turned).
  */
 (function (global) {
   "use strict";
@@ -149,6 +160,65 @@
     this.attempt = Math.min(this.attempt + 1, 16);
     clearTimeout(this.timer);
     this.timer = setTimeout(function () { self.connect(); }, delay);
+  };
+
+  LiveSocket.watch = function (opts) {
+    var state = opts.state, root = document.documentElement, live = null;
+    if (!opts.ws || !global.WebSocket) return null;
+
+    function timeText(ms) {
+      try {
+        return new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false, timeZone: opts.tz }).format(new Date(ms));
+      } catch (e) { return new Date(ms).toTimeString().slice(0, 8); }
+    }
+
+    function setOffline(on) {
+      if (on === state.offline) return;
+      state.offline = on;
+      root.classList.toggle("offline", on);
+      var t = opts.svg.querySelector(".offline-text");
+      if (on && t) t.textContent = (opts.offlineText() || "{time}").replace("{time}", timeText(state.lastHeard));
+    }
+
+    /** While offline: is the server back? Its answer resyncs the page and reconnects the socket. */
+    var probing = false, probedAt = 0;
+    function probe() {
+      if (probing || Date.now() - probedAt < 3000) return;
+      probing = true;
+      probedAt = Date.now();
+      state.fetches++;
+      fetch(opts.modelUrl, { cache: "no-store" }).then(function (r) { return r.ok ? r.json() : null; }).then(function (doc) {
+        probing = false;
+        if (!doc || !state.offline) return;
+        state.lastHeard = Date.now();
+        setOffline(false);
+        opts.show(doc);
+        if (live) live.reconnectNow();
+      }).catch(function () { probing = false; });
+    }
+
+    var keepMs = (opts.keepaliveS || 20) * 1000;
+    function open(ws, full) { // the watched socket, or (retarget) another topic's in its place
+      if (live) live.stop();
+      live = new LiveSocket(ws, {
+        fullUrl: full,
+        idleMs: keepMs * 3,
+        onStatus: function (status) { state.status = status; root.setAttribute("data-live", status); },
+        onMessage: function (msg) { // the one place a frame arrives (whole documents: deltas are applied)
+          state.messages++;
+          state.lastHeard = Date.now();
+          if (state.offline) setOffline(false);
+          if (msg.type === "snapshot" && msg.data) opts.show(msg.data);
+        }
+      });
+      live.retarget = open;
+      return live.start();
+    }
+    open(opts.ws, opts.full);
+    setInterval(function () {
+      if (Date.now() - state.lastHeard > 2 * keepMs) { setOffline(true); probe(); }
+    }, Math.min(1000, keepMs / 4));
+    return live;
   };
 
   global.LiveSocket = LiveSocket;

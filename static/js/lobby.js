@@ -9,7 +9,8 @@
  * documents. The page matching the viewport's shape is painted (viewBox scaling: 4K shows the
  * 1920x1080 model at twice the size). Like the board page, the screen dims and says
  * "Offline since hh:mm:ss" after hearing nothing for twice the keepalive interval, asks modelUrl
- * every few seconds while offline (the answer resyncs and reconnects), and reloads itself when
+ * every few seconds while offline (the answer resyncs and reconnects; LiveSocket.watch in
+ * static/js/live.js, shared with the board), and reloads itself when
  * the server runs a new release.
  * window.__roads exposes {page, pages, renders, fetches, messages, status, offline} for tests.
  */
@@ -22,7 +23,6 @@
   var state = { status: "connecting", page: boot.page_n || 1, pages: 1, renders: 0, fetches: 0, messages: 0,
                 offline: false, lastHeard: Date.now(), doc: boot.doc, keys: null, rotations: 0 };
   window.__roads = state;
-  var live = null;
   Paint.observeClock(boot.now); // the server's clock when it answered this page (its models may be older)
 
   function orientation() { return window.innerHeight > window.innerWidth * 1.05 ? "portrait" : "landscape"; }
@@ -51,36 +51,6 @@
     draw(true);
   }
 
-  function timeText(ms) {
-    try {
-      return new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false, timeZone: boot.tz }).format(new Date(ms));
-    } catch (e) { return new Date(ms).toTimeString().slice(0, 8); }
-  }
-
-  function setOffline(on) {
-    if (on === state.offline) return;
-    state.offline = on;
-    root.classList.toggle("offline", on);
-    var t = svg.querySelector(".offline-text");
-    if (on && t) t.textContent = ((current().offline || {}).text || "{time}").replace("{time}", timeText(state.lastHeard));
-  }
-
-  var probing = false, probedAt = 0;
-  function probe() {
-    if (probing || Date.now() - probedAt < 3000) return;
-    probing = true;
-    probedAt = Date.now();
-    state.fetches++;
-    fetch(boot.modelUrl, { cache: "no-store" }).then(function (r) { return r.ok ? r.json() : null; }).then(function (doc) {
-      probing = false;
-      if (!doc || !state.offline) return;
-      state.lastHeard = Date.now();
-      setOffline(false);
-      show(doc);
-      if (live) live.reconnectNow();
-    }).catch(function () { probing = false; });
-  }
-
   draw(false);
   var resizeTimer = null;
   window.addEventListener("resize", function () { clearTimeout(resizeTimer); resizeTimer = setTimeout(function () { draw(false); }, 120); });
@@ -96,26 +66,8 @@
     }, rotate * 1000);
   }
 
-  /** The one place a frame from the model socket arrives (whole documents: deltas are applied). */
-  function onFrame(msg) {
-    state.messages++;
-    state.lastHeard = Date.now();
-    if (state.offline) setOffline(false);
-    if (msg.type === "snapshot" && msg.data) show(msg.data);
-  }
-
-  if (boot.ws && window.WebSocket) {
-    var keepMs = (boot.keepaliveS || 20) * 1000;
-    live = new LiveSocket(boot.ws, {
-      fullUrl: boot.full,
-      idleMs: keepMs * 3,
-      onStatus: function (status) { state.status = status; root.setAttribute("data-live", status); },
-      onMessage: onFrame
-    });
-    live.start();
-    window.__roadsLive = live;
-    setInterval(function () {
-      if (Date.now() - state.lastHeard > 2 * keepMs) { setOffline(true); probe(); }
-    }, Math.min(1000, keepMs / 4));
-  }
+  window.__roadsLive = LiveSocket.watch({
+    ws: boot.ws, full: boot.full, modelUrl: boot.modelUrl, keepaliveS: boot.keepaliveS, tz: boot.tz, svg: svg,
+    state: state, show: show, offlineText: function () { return (current().offline || {}).text; }
+  });
 })();

@@ -251,7 +251,7 @@ def with_(**changes):
     ('{"type":"round","table":"T1","shoe":1,"round":1,"player":["AS","2', None, "not valid JSON"),
     ("[1, 2]", None, "must be a JSON object"),
     ("not json at all", None, "not valid JSON"),
-    (with_(type="void"), "type", "'type' must be 'shoe' or 'round', got 'void'"),
+    (with_(type="void"), "type", "'type' must be one of 'shoe', 'round', 'state', 'cards', got 'void'"),
     (with_(type=...), "type", "got None"),
     (with_(table=""), "table", "'table' must be a non-empty table id, got ''"),
     (with_(table=7), "table", "got 7"),
@@ -313,3 +313,37 @@ def test_hostile_lines_are_feed_line_errors_naming_the_line(line, words):
         parse_feed_line(line, 9)
     assert str(info.value).startswith("line 9: ")
     assert words in str(info.value)
+
+
+def test_whole_rounds_folds_cards_into_rounds_skipping_repeats_and_leaving_out_an_unfinished_round():
+    from roads.simulator import whole_rounds
+
+    def cards(rnd, position, *cs, **extra):
+        return {"type": "cards", "table": "T", "shoe": 1, "round": rnd, "position": position, "cards": list(cs),
+                **extra}
+
+    feed = [
+        {"type": "state", "table": "T", "state": "shuffling"},
+        {"type": "shoe", "table": "T", "shoe": 1, "burn": ["2S", "AH", "KD"]},
+        {"type": "state", "table": "T", "state": "dealing"},
+        cards(1, 1, "4S", "7C", burn=["8C"]),
+        cards(1, 2, "7C", "KD"),          # card 2 again, then card 3
+        cards(1, 4, "JD"),
+        cards(1, 5, "9H", cut_card=True),  # player 4 draws (9): 3; banker 7 stands on a 9: complete
+        cards(2, 1, "AS", "2C"),          # a misdeal: never completed
+    ]
+    out = list(whole_rounds(enumerate(feed, 1)))
+    assert out == [(2, feed[1]), (7, {"type": "round", "table": "T", "shoe": 1, "round": 1, "player": ["4S", "KD", "9H"],
+                                      "banker": ["7C", "JD"], "burn": ["8C"], "cut_card": True})]
+
+
+def test_whole_rounds_names_the_line_of_a_card_that_differs_or_is_not_dealt():
+    from roads.simulator import whole_rounds
+
+    base = {"type": "cards", "table": "T", "shoe": 1, "round": 1}
+    with pytest.raises(FeedLineError, match="line 2: card 2 is 7C already, got 8C"):
+        list(whole_rounds(enumerate([dict(base, position=1, cards=["4S", "7C"]),
+                                     dict(base, position=2, cards=["8C"])], 1)))
+    with pytest.raises(FeedLineError, match="line 2: .*card 5 \\(9H\\) is not dealt"):   # naturals: 9 v 8
+        list(whole_rounds(enumerate([dict(base, position=1, cards=["9S", "8C", "KD", "JD"]),
+                                     dict(base, position=5, cards=["9H"])], 1)))

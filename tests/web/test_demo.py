@@ -26,7 +26,7 @@ from click.testing import CliRunner
 
 from support.serving import FakeJSONService, free_port
 from web.cli import main
-from web.cli.demo import Demo, DemoTable, Pace, demo_tables, tables_setting
+from web.cli.demo import DEALERS, Demo, DemoTable, Pace, demo_tables, tables_setting
 
 DEADLINE_S = 40.0
 """Upper bound for any wait in the end-to-end test (bounded loops; it normally takes ~6 s)."""
@@ -386,3 +386,58 @@ def test_a_table_stops_when_the_service_is_gone():
     table.join(10)
     assert not table.is_alive()
     assert table.rounds_sent == 0 and len(table.errors) == 1
+
+
+# --------------------------------------------------------------------------- a live table, card by card
+def _phase(doc: dict) -> str:
+    """What a screen shows of a table snapshot: its state, and while dealing the cards out."""
+    state = (doc.get("state") or {}).get("state")
+    ip = doc.get("in_progress")
+    return f"{state}+{len(ip['player']) + len(ip['banker'])}" if ip else str(state)
+
+
+def test_a_demo_table_bets_deals_card_by_card_shows_the_result_and_shuffles_between_shoes():
+    """Every snapshot the table publishes, in order: betting (a countdown), dealing with 1, 2, 3,
+    4 (5, 6) cards in progress and no roads change, the round recorded, result; between shoes
+    shuffling with a new dealer, then the next shoe. One-deck shoes so a shoe ends quickly."""
+    pace = Pace(round_seconds=0.25, jitter=0.0, shoe_seconds=0.3, prefill=0, card_by_card=True)
+    demo = Demo(port=0, tables=1, pace=pace, seed=7)
+    demo.tables = [DemoTable("t1", "Live 1", "seed000_live", decks=1)]
+    docs: list[dict] = []
+    lock = threading.Lock()
+
+    def heard(topic, message):
+        if topic == "table:t1":
+            with lock:
+                docs.append(message.document)
+
+    from web.service import get_service
+
+    with demo:
+        get_service(demo._app).hub.listen(heard)
+        poll(lambda: any(d["shoe"] >= 3 for d in list(docs)), "table t1 to reach its third shoe")
+        stored = demo.runners[0].client.get("/api/tables/t1/shoes/2/rounds")["rounds"][0]["feed"]
+    with lock:
+        seen = list(docs)
+    p, b = stored["player"], stored["banker"]
+    dealt = [p[0], b[0], p[1], b[1]] + p[2:] + b[2:]   # deal order: P B P B, then third cards
+    # Round 1 of shoe 2, from the betting that opened it to its result.
+    shoe2 = [d for d in seen if d["shoe"] == 2]
+    start = next(i for i, d in enumerate(shoe2) if _phase(d) == "betting")
+    end = next(i for i, d in enumerate(shoe2) if d["round"] == 1 and _phase(d) == "result")
+    round1 = shoe2[start:end + 1]
+    assert [_phase(d) for d in round1] == (["betting", "dealing"] + [f"dealing+{k}" for k in range(1, len(dealt))]
+                                          + ["dealing", "result"])
+    for k, d in enumerate(round1[2:-2], 1):   # the cards dealt so far, face up on their side
+        ip = d["in_progress"]
+        assert [ip["player"][i // 2] if i % 2 == 0 else ip["banker"][i // 2] for i in range(min(k, 4))] \
+            == dealt[:min(k, 4)]
+    betting = round1[0]["state"]
+    assert betting["closes_at"] is not None and betting["closes_at"] > betting["since"]
+    assert all(d["bead_plate"] == [] and d["round"] == 0 for d in round1[:-2])   # roads wait for the result
+    assert len(round1[-2]["bead_plate"]) == 1 and round1[-2]["round"] == 1
+    # Between shoes 1 and 2: shuffling (shoe 1 still on the board) with a dealer, then shoe 2.
+    first_of_2 = next(i for i, d in enumerate(seen) if d["shoe"] == 2)
+    before = seen[first_of_2 - 1]
+    assert before["shoe"] == 1 and _phase(before) == "shuffling" and before["state"]["dealer"] in DEALERS
+    assert _phase(seen[first_of_2]) == "shuffling" and seen[first_of_2]["round"] == 0

@@ -265,6 +265,8 @@ def read_cases(draw):
 @example(case=("/tables/T1", [("cols", "9" * 4301)], None))
 @example(case=("/api/tables/T1/shoes/" + "9" * 4301, [], None))
 @example(case=("/tables/T1/board.png", [("width", "9" * 4301)], "image/png"))
+@example(case=("/tables/T1/roads/%2F0.png", [], None))  # was a 308: Werkzeug merged the slashes
+@example(case=("/api/tables//T1", [], None))
 def test_a_read_never_fails_with_a_5xx_and_changes_nothing(fuzz_app, case):
     path, query, accept = case
     before = stored(fuzz_app)

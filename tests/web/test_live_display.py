@@ -58,3 +58,48 @@ def test_a_table_without_live_keys_draws_as_before():
     a = board_model(BASE, BoardOptions(), now=1.0)
     b = board_model(BASE, BoardOptions(), now=2.0)
     assert a["panels"] == b["panels"] and not any(p["id"] == "live" for p in a["panels"])
+
+
+STATE = {"state": "betting", "since": "1970-01-01T00:16:30Z", "closes_at": "1970-01-01T00:16:52Z",
+         "dealer": "Anna", "limits": {"min": 100, "max": 10000}}
+
+
+def texts(model, pid=None):
+    return [i for p in model["panels"] if pid in (None, p["id"]) for i in p["items"] if i.get("p") == "t"]
+
+
+def test_an_embed_shows_the_round_in_progress_in_a_band_with_nothing_below_12_px_at_600x300():
+    snap = dict(BASE, state=dict(STATE, state="dealing", closes_at=None),
+                in_progress=ip(["4S", "2H"], ["KD", "5C"], 6, 5, "banker"))
+    m = board_model(snap, BoardOptions(kind="embed", width=600, height=300), now=1000.0)
+    band = [i["t"] for i in texts(m, "live")]
+    assert band[:3] == ["P", "4", "2"] and "K" in band and "Player insurance 2.5:1" in band   # seed 001: 6 v 5
+    assert "6" in band and "5" in band                                    # running totals
+    assert min(i["s"] for i in texts(m)) >= 12
+    live = next(p for p in m["panels"] if p["id"] == "live")
+    assert all(live["y"] + live["h"] <= r["y"] for r in m["roads"])      # above the roads, not over them
+    betting = board_model(dict(BASE, state=STATE), BoardOptions(kind="embed", width=600, height=300), now=1000.0)
+    assert [i["t"] for i in texts(betting, "live")] == ["Bets close in 12 s", "Dealer Anna  ·  Limits 100-10,000"]
+    assert [(r["id"], r["y"], r["cell"]) for r in betting["roads"]] == [(r["id"], r["y"], r["cell"]) for r in m["roads"]]
+    plain = board_model(BASE, BoardOptions(kind="embed", width=600, height=300), now=1000.0)
+    assert not any(p["id"] == "live" for p in plain["panels"])           # a result-only feed: as before
+
+
+def test_dealer_and_limits_never_overlap_the_header_words_of_a_portrait_board():
+    from web.render import prims
+
+    for w, h in ((1920, 1080), (1080, 1920)):
+        snap = dict(BASE, name="บาคาร่าประกัน 3", state=STATE, variant={"id": "seed001", "name": "Baccarat (seed 001)"})
+        m = board_model(snap, BoardOptions(width=w, height=h), now=1000.0)
+        head = texts(m, "header")
+        sub = head[1]
+        right_of_sub = sub["x"] + prims.width(sub["t"], sub["s"], "en", "r")
+        beside = [i for i in head[2:] if abs(i["y"] - sub["y"]) < 2]
+        for i in beside:
+            assert i["x"] - prims.width(i["t"], i["s"], "en", "r") > right_of_sub, (w, h, i["t"])
+        if w > h:
+            assert [i["t"] for i in beside] == ["Dealer Anna  ·  Limits 100-10,000"]
+        else:   # no room beside the header's words: the last line of the statistics instead
+            stats = texts(m, "stats")
+            assert not beside and stats[-1]["t"] == "Dealer Anna  ·  Limits 100-10,000"
+            assert stats[-1]["y"] - stats[-1]["s"] > max(i["y"] for i in stats[:-1])

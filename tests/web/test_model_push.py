@@ -173,3 +173,26 @@ def test_bad_model_sockets_get_an_error_frame_then_close(app, server, client, au
         assert opcode == websocket.ABNF.OPCODE_CLOSE and int.from_bytes(data[:2], "big") == close
     finally:
         ws.close()
+
+
+def test_a_delta_frame_carries_the_servers_time_of_every_model_it_changes(app, server, client, auth):
+    """The page corrects its countdown's clock from each model's "now" (static/js/paint.js,
+    observeClock): a delta changes it with the rest, so it stays the build time between full frames."""
+    import time
+
+    post(client, auth, "T1", 1, 1, ROUND_B)
+    ws = connect(server, "/ws/models/tables/T1")
+    try:
+        doc = frame(ws)["data"]
+        before = time.time()
+        resp = client.post("/api/tables/T1/state", json={"state": "betting", "seconds_left": 15}, headers=auth)
+        assert resp.status_code == 201
+        msg = frame(ws)
+        after = time.time()
+        assert msg["type"] == "delta"
+        assert json.dumps(msg["ops"]).count('"now"') == 2   # one per orientation, in the delta itself
+        doc = delta_apply(copy.deepcopy(doc), msg["ops"])
+        nows = [doc["models"][o]["now"] for o in ("landscape", "portrait")]
+        assert all(before - 0.001 <= t <= after + 0.001 for t in nows), (before, nows, after)
+    finally:
+        ws.close()

@@ -63,7 +63,7 @@ def test_every_shoe_is_listed_newest_first_with_its_times_rounds_and_game(client
     assert cell(page, 2, "started").text == "2024-06-15 12:04:00"
     assert cell(page, 2, "ended").text == "in play · last round 2024-06-15 12:05:00"
     assert (cell(page, 2, "counted").text, cell(page, 2, "voided").text) == ("1", "0")
-    assert cell(page, 2, "variant").text == "Mini Baccarat (seed 004)"
+    assert cell(page, 2, "variant").text == "Mini Baccarat"             # catalogue name (variant.seed004_mini)
     assert page.find("tr", data_shoe="2").attrs["data-live"] == "true"
     assert page.find("span", data_field="count").text == "2 shoes"
 

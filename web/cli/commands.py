@@ -143,9 +143,13 @@ def _read_messages(path: Path) -> list[tuple[int, dict[str, Any]]]:
 @click.option("--variant", default=None,
               help="Variant preset id written on each shoe start; its deck count and "
                    "between-rounds burn are used unless --decks / --burn-between-rounds say otherwise.")
+@click.option("--cards", is_flag=True,
+              help="Write what a live table sends: table states (shuffling, betting, dealing, result) "
+                   "and each round card by card, instead of whole rounds.")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show a progress bar.")
 def simulate(shoes: int, seed: str, out: Path, table: str, decks: int | None, first_shoe: int,
-             cut_card: int | None, burn_between_rounds: bool, variant: str | None, progress: bool) -> None:
+             cut_card: int | None, burn_between_rounds: bool, variant: str | None, cards: bool,
+             progress: bool) -> None:
     """Deal SHOES shoes with the rules engine and write them as a feed file.
 
     One feed message per line: a shoe start ({"type": "shoe", "table", "shoe", "burn",
@@ -154,6 +158,12 @@ def simulate(shoes: int, seed: str, out: Path, table: str, decks: int | None, fi
     round and "cut_card": true on the last one). Without "type" and "table" each line is
     exactly the body the HTTP feed accepts, so `roads replay` is a plain loop. The file is
     written to a temporary name and renamed, so it is never half-written.
+
+    With --cards the same shoes are written as a live table sends them: {"type": "state",
+    "state": "shuffling"} before each shoe start; per round the states "betting" (with
+    "seconds_left": 15) and "dealing", one {"type": "cards", "shoe", "round", "position",
+    "cards": [card]} per card in deal order (the round's burn on card 1, "cut_card" on its last
+    card), then the state "result". Replayed, it records the same rounds.
     """
     from roads import simulator
 
@@ -193,7 +203,8 @@ def simulate(shoes: int, seed: str, out: Path, table: str, decks: int | None, fi
                     started += 1
                 else:
                     rounds += 1
-                f.write(simulator.to_line(message))
+                for line in simulator.live_messages(message) if cards else (message,):
+                    f.write(simulator.to_line(line))
             bar.update(1)
             f.flush()
             os.fsync(f.fileno())
@@ -288,16 +299,20 @@ def shoe_roads_from_file(path: Path, shoe: int, table: str | None) -> tuple[str,
     ``rounds`` counts the shoe's rounds; ``variant`` is the preset id on the shoe's start
     message (``None`` when it has none). Card-level rounds are checked against the tableau
     (:meth:`roads.outcome.RoundResult.from_cards`), result-level ones by
-    :meth:`~roads.outcome.RoundResult.from_result`. Raises :class:`BadFile` naming the
-    line for a bad or out-of-order round, when the file has several tables and ``table``
+    :meth:`~roads.outcome.RoundResult.from_result`; a card-level file's (``simulate --cards``)
+    cards messages are folded into whole rounds first (:func:`roads.simulator.whole_rounds`).
+    Raises :class:`BadFile` naming the line for a bad or out-of-order round, when the file has several tables and ``table``
     is not given, or when the table or the shoe is not in the file.
     """
     from roads.cards import parse_cards
     from roads.outcome import RoundResult
     from roads.shoe_roads import ShoeRoads
-    from roads.simulator import SHOE
+    from roads.simulator import SHOE, FeedLineError, whole_rounds
 
-    messages = _read_messages(path)
+    try:
+        messages = list(whole_rounds(_read_messages(path)))
+    except FeedLineError as exc:
+        raise BadFile(f"{path}: {exc}") from None
     tables = list(dict.fromkeys(m["table"] for _, m in messages))
     if not tables:
         raise BadFile(f"{path}: no feed messages in the file")
@@ -429,8 +444,9 @@ def demo(host: str, port: int, tables: int, data: Path | None, fast: bool, pace:
 
     Each table has its own variant preset and a name that says it, and deals real shoes with
     the rules engine (burn, cut card, next shoe at shoe end) at a real table's pace (a round
-    every 25-45 s; --fast for a quick look), posting every round through the HTTP feed with
-    the token, exactly as a live table does.
+    every 25-45 s; --fast for a quick look), posting through the HTTP feed with the token,
+    exactly as a live table does: betting opens with a countdown (15 s), then each card as it
+    leaves the shoe, the result, and shuffling between shoes.
     """
     import logging
 
@@ -438,7 +454,7 @@ def demo(host: str, port: int, tables: int, data: Path | None, fast: bool, pace:
 
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("werkzeug").setLevel(logging.INFO if verbose else logging.WARNING)
-    speed = Pace.fast() if fast else Pace()
+    speed = Pace.fast() if fast else Pace.real()
     if pace is not None:
         speed.round_seconds = pace
         speed.shoe_seconds = min(speed.shoe_seconds, max(pace * 3, 0.5))

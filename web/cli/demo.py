@@ -6,7 +6,12 @@ importable from here too), the HTTP feed path a live table uses, never a side do
 :class:`Demo` runs the service on loopback with werkzeug's threaded server (simple-websocket
 WebSockets need a thread per connection) on an embedded store in a temporary or given data
 directory, and one :class:`SimulatedTable` thread per table: each deals real shoes with the
-rules engine at a jittered pace and starts the next shoe at the end of one.
+rules engine at a jittered pace and starts the next shoe at the end of one. Dealing card by card
+(:attr:`Pace.card_by_card`, the demo's pace), a table does what a live table's dealer terminal
+and card-reading shoe do (:func:`roads.simulator.live_messages`): betting opens with a countdown
+(``POST .../state``), then ``dealing``, each card as it leaves the shoe (``POST .../cards``) with
+a pause between cards, then ``result``; at the end of a shoe it is ``shuffling`` for a while
+before the new shoe's burn cards come.
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from web.service import get_service
 
 log = logging.getLogger(__name__)
 
-__all__ = ["RETRY_STATUSES", "Demo", "DemoTable", "FeedClient", "FeedClientError", "FeedRejected", "FeedUnavailable",
+__all__ = ["DEALERS", "RETRY_STATUSES", "Demo", "DemoTable", "FeedClient", "FeedClientError", "FeedRejected", "FeedUnavailable",
            "Pace", "SimulatedTable", "current_shoe", "demo_tables", "tables_setting"]
 
 
@@ -101,6 +106,10 @@ def tables_setting(tables: Sequence[DemoTable]) -> dict[str, dict[str, str]]:
     return {t.id: {"name": t.name, "variant": t.variant} for t in tables}
 
 
+DEALERS: tuple[str, ...] = ("Anna", "Somchai", "Mei Ling", "Khin", "Noy", "Li Wei", "Ploy", "Thiha")
+"""Dealer names the demo tables give the state feed, a new dealer each shoe."""
+
+
 @dataclass
 class Pace:
     """How fast a simulated table deals, in seconds.
@@ -110,22 +119,47 @@ class Pace:
     real table); ``shoe_seconds`` is the pause for the shuffle between shoes (two minutes by
     default); ``prefill`` is the most rounds of the first shoe dealt at once at start (a random
     number from a quarter of it to it), so the lobby shows some history from the start.
+
+    ``card_by_card``: post each later round as a live table does (table states and one card at
+    a time, :meth:`round_plan` splitting the round's time); ``False`` posts whole rounds only, as
+    a feed that sends results. ``betting_seconds`` is the longest betting countdown and
+    ``card_seconds`` the longest pause between two cards (both shortened to fit a short round).
     """
 
     round_seconds: float = 35.0
     jitter: float = 2 / 7
     shoe_seconds: float = 120.0
     prefill: int = 40
+    card_by_card: bool = False
+    betting_seconds: float = 15.0
+    card_seconds: float = 2.0
+
+    @classmethod
+    def real(cls) -> "Pace":
+        """A real table's pace, card by card: a round every 25-45 s (15 s of betting, about 2 s
+        between cards), two minutes of shuffling between shoes."""
+        return cls(card_by_card=True)
 
     @classmethod
     def fast(cls) -> "Pace":
-        """A full shoe (about 75 rounds) in about four seconds."""
-        return cls(round_seconds=0.05, jitter=0.5, shoe_seconds=0.5, prefill=20)
+        """A full shoe (about 75 rounds) in about four seconds (plus the time the posts take),
+        card by card."""
+        return cls(round_seconds=0.05, jitter=0.5, shoe_seconds=0.5, prefill=20, card_by_card=True)
 
     def round_delay(self, rng: random.Random) -> float:
         """Seconds to wait before the next round."""
         spread = self.round_seconds * self.jitter
         return max(0.0, rng.uniform(self.round_seconds - spread, self.round_seconds + spread))
+
+    def round_plan(self, rng: random.Random, cards: int) -> tuple[float, float, float]:
+        """``(betting, gap, result)`` seconds of one round of ``cards`` cards dealt card by card:
+        a :meth:`round_delay` split into the betting countdown (at most ``betting_seconds`` and
+        60 % of the round), a pause before each card (at most ``card_seconds``) and the rest
+        with the result shown."""
+        total = self.round_delay(rng)
+        betting = min(self.betting_seconds, 0.6 * total)
+        gap = min(self.card_seconds, (total - betting) / (cards + 2))
+        return betting, gap, max(0.0, total - betting - cards * gap)
 
 
 class SimulatedTable(threading.Thread):
@@ -153,18 +187,19 @@ class SimulatedTable(threading.Thread):
         failures = 0
         while not self.stop_event.is_set():
             try:
+                self._void_in_progress()
                 first = current_shoe(self.client, self.table.id) + 1
                 for message in simulator.simulate(
                         self.table.id, seed=seed, shoes=None, first_shoe=first,
                         decks=self.table.decks, burn_between_rounds=self.table.burn_between_rounds):
                     if message["type"] == simulator.SHOE:
-                        if message["shoe"] != first and self.stop_event.wait(self.pace.shoe_seconds):
+                        if self._shoe(message, first, rng):
                             return
                     elif prefill > 0:
                         prefill -= 1
-                    elif self.stop_event.wait(self.pace.round_delay(rng)):
+                        self.client.send(message)
+                    elif self._round(message, rng):
                         return
-                    self.client.send(message)
                     failures = 0
                     if message["type"] == simulator.ROUND:
                         self.rounds_sent += 1
@@ -179,6 +214,54 @@ class SimulatedTable(threading.Thread):
                     self.errors.append(str(exc))
                     log.error("table %s: %s; table stopped", self.table.id, exc)
                 return
+
+    def _shoe(self, message: dict[str, Any], first: int, rng: random.Random) -> bool:
+        """Shuffle (state ``shuffling`` card by card, a new dealer) and start the shoe; ``True``
+        when stopped meanwhile."""
+        if not self.pace.card_by_card:
+            if message["shoe"] != first and self.stop_event.wait(self.pace.shoe_seconds):
+                return True
+            self.client.send(message)
+            return False
+        shuffling, start = simulator.live_messages(message, dealer=rng.choice(DEALERS))
+        self.client.send(shuffling)
+        if message["shoe"] != first and self.stop_event.wait(self.pace.shoe_seconds):
+            return True
+        self.client.send(start)
+        return False
+
+    def _round(self, message: dict[str, Any], rng: random.Random) -> bool:
+        """Post one round after its pause (whole, or card by card with its table states as
+        :meth:`Pace.round_plan` times them); ``True`` when stopped meanwhile."""
+        if not self.pace.card_by_card:
+            if self.stop_event.wait(self.pace.round_delay(rng)):
+                return True
+            self.client.send(message)
+            return False
+        steps = simulator.live_messages(message)
+        cards = sum(1 for m in steps if m["type"] == simulator.CARDS)
+        betting, gap, result = self.pace.round_plan(rng, cards)
+        for step in steps:
+            wait = 0.0
+            if step["type"] == simulator.CARDS:
+                wait = gap
+            elif step.get("state") == "betting":
+                step["seconds_left"] = round(betting, 3)
+            elif step.get("state") == "dealing":
+                wait = betting
+            if wait and self.stop_event.wait(wait):
+                return True
+            self.client.send(step)
+        return self.stop_event.wait(result)
+
+    def _void_in_progress(self) -> None:
+        """Void the round left in progress (a table stopped or refused mid-round) as a misdeal,
+        so the next round or shoe can start."""
+        snap = self.client.get(f"/api/tables/{self.table.id}")
+        ip = snap.get("in_progress") if isinstance(snap, dict) else None
+        if isinstance(ip, dict):
+            self.client.post(f"/api/tables/{self.table.id}/shoes/{snap['shoe']}/rounds/{ip['round']}/void",
+                             {"reason": "demo: round left in progress"})
 
 
 # --------------------------------------------------------------------------- the demo
@@ -204,7 +287,7 @@ class Demo:
                  host: str = "127.0.0.1") -> None:
         self.host, self.requested_port = host, port
         self.tables = demo_tables(tables)
-        self.pace = pace or Pace()
+        self.pace = pace or Pace.real()
         self.seed = seed
         self.token = token or secrets.token_urlsafe(16)
         self._tmp: str | None = None

@@ -28,5 +28,8 @@ class BoundedInt(IntegerConverter):
 
 
 def init_app(app: Flask) -> None:
-    """Make :class:`BoundedInt` the app's ``int`` converter (before any route is added)."""
+    """Make :class:`BoundedInt` the app's ``int`` converter (before any route is added), and
+    leave doubled slashes alone: ``/tables/T1/roads//0.png`` (a road named ``%2F0``) is a 404 in
+    the one error shape, not Werkzeug's 308 redirect to a different resource."""
     app.url_map.converters["int"] = BoundedInt
+    app.url_map.merge_slashes = False

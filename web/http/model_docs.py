@@ -67,8 +67,9 @@ class ModelSpec:
     """What a page shows, without the request: ``page`` (``table`` | ``embed`` | ``lobby``),
     ``table`` (table and embed), ``lang``, ``theme``, ``bead``, ``patterns`` (good roads),
     ``columns``, ``orient`` (table: one orientation's model, ``None`` = both); embed: ``roads``
-    and ``size`` (w, h px); lobby: ``screen`` (a named screen or
-    ``None``), ``tables`` (ids in order, ``None`` = all), ``per_page``, ``rotate_s``, ``title``."""
+    and ``size`` (w, h px); lobby: ``screen`` (a named screen or ``None``), ``tables`` (ids in
+    order, ``None`` = all), ``per_page``, ``rotate_s``, ``title``, ``states`` (the state filter,
+    ``None`` = all) and ``sort`` (``"open"`` or ``None``, :mod:`web.http.screens`)."""
 
     page: str
     table: str | None
@@ -84,6 +85,8 @@ class ModelSpec:
     per_page: int = screens.DEFAULT_PER_PAGE
     rotate_s: int | None = None
     title: str | None = None
+    states: tuple[str, ...] | None = None
+    sort: str | None = None
     orient: str | None = None
 
     @property
@@ -140,7 +143,8 @@ def lobby_spec(screen_name: str | None = None) -> tuple[ModelSpec, int]:
     paging = screens.paging(request.args, preset)
     spec = ModelSpec("lobby", None, lang, theme, bead, patterns, screen=screen_name,
                      tables=tuple(paging["tables"]) if paging["tables"] else None, per_page=paging["per_page"],
-                     rotate_s=paging["rotate_s"], title=preset.get("title"))
+                     rotate_s=paging["rotate_s"], title=preset.get("title"),
+                     states=tuple(paging["states"]) if paging["states"] else None, sort=paging["sort"])
     return spec, paging["page"]
 
 
@@ -178,7 +182,7 @@ def board_doc(spec: ModelSpec, snap: Mapping[str, Any]) -> dict[str, Any]:
 
 def _paging(spec: ModelSpec, page: int) -> dict[str, Any]:
     return {"tables": list(spec.tables) if spec.tables else None, "per_page": spec.per_page, "page": page,
-            "rotate_s": spec.rotate_s}
+            "rotate_s": spec.rotate_s, "states": list(spec.states) if spec.states else None, "sort": spec.sort}
 
 
 def lobby_page(spec: ModelSpec, page: int, orient: str | None = None) -> dict[str, Any]:

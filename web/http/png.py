@@ -26,15 +26,22 @@ current-shoe images only. Responses carry a strong ``ETag`` (derived from the ca
 ``Cache-Control: public, max-age=ROADS_PNG_MAX_AGE_S`` (past shoes:
 ``ROADS_PNG_PAST_MAX_AGE_S``) and ``Vary: Accept-Language``; a matching ``If-None-Match``
 gets 304 without rendering.
+
+Betting countdowns: an image cannot tick, and a signage player shows it until its next
+refresh, so an image says the venue time betting closes ("Bets close at 14:03:22",
+``BoardOptions.still``), then "Bets closed" once the service's clock has passed it. The
+cache key holds that close time and whether it has passed, and ``max-age`` is cut to the
+seconds until the next close time still ahead (docs/frontend.md).
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
 import threading
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any, Callable, Hashable
+from typing import Any, Callable, Hashable, Mapping
 
 from flask import Blueprint, Response, current_app, request
 
@@ -42,7 +49,7 @@ from web.http import display, screens
 from web.http.errors import BadRequest, NotFound
 from web.http.query import BAD_PARAMETER, bad_parameter, choice_arg, int_arg
 from web.render import layout as layout_mod
-from web.render import paint_png
+from web.render import live_panel, paint_png
 from web.render.model import BoardOptions, ModelError, board_model
 from web.render.theme import DEFAULT_THEME, THEMES
 from web.service import get_service
@@ -234,9 +241,25 @@ def _opts_key(opts: dict[str, Any]) -> tuple:
     return tuple(sorted(opts.items()))
 
 
-def _max_age(current: bool) -> int:
+def _max_age(current: bool, clocks: tuple = (), now: float = 0.0) -> int:
+    """``max-age`` of an image: the setting, and while a table on it takes bets, no longer than
+    until the first close time still ahead (then the image changes to "Bets closed")."""
     settings = get_settings()
-    return settings.png_max_age_s if current else settings.png_past_max_age_s
+    age = settings.png_max_age_s if current else settings.png_past_max_age_s
+    ahead = [closes - now for closes, closed in (c for c in clocks if c) if not closed]
+    if ahead:
+        age = min(age, max(1, math.ceil(min(ahead))))
+    return age
+
+
+def _now() -> float:
+    """The service's clock (Unix seconds; tests fix it), what betting countdowns are read against."""
+    return float(get_service().clock())
+
+
+def _clock(snap: Mapping[str, Any], now: float) -> tuple[float, bool] | None:
+    state = snap.get("state")
+    return live_panel.clock_key(state if isinstance(state, Mapping) else None, now)
 
 
 def _board_png(table_id: str, shoe: int | None, opts: dict[str, Any], roads: tuple[str, ...] | None) -> Response:
@@ -245,17 +268,19 @@ def _board_png(table_id: str, shoe: int | None, opts: dict[str, Any], roads: tup
     facts["stale"] = facts["stale"] and current
     tz = display.venue_tz()
     image = roads[0] if roads else "board"
+    now = _now()
+    clock = _clock(snap, now)
     key = (table_id, "current" if current else "past", number, version, image, _opts_key(opts),
-           facts["last_at"], facts["stale"], tz)
+           facts["last_at"], facts["stale"], tz, clock)
 
     def draw() -> bytes:
         bo = BoardOptions(kind=opts.get("kind", "embed" if roads else "board"), width=opts["width"],
                           height=opts["height"], roads=roads, columns=opts["columns"], lang=opts["lang"],
-                          theme=opts["theme"], bead=opts["bead"], patterns=opts["patterns"])
-        model = board_model(snap, bo, last_at=facts["last_at"], tz=tz, stale=facts["stale"])
-        return paint_png.encode_png(paint_png.paint(model), theme=opts["theme"])
+                          theme=opts["theme"], bead=opts["bead"], patterns=opts["patterns"], still=True)
+        model = board_model(snap, bo, last_at=facts["last_at"], tz=tz, stale=facts["stale"], now=now)
+        return paint_png.encode_png(paint_png.paint(model, indexed=True), theme=opts["theme"])
 
-    return _serve(key, _max_age(current), draw)
+    return _serve(key, _max_age(current, (clock,), now), draw)
 
 
 @bp.get("/tables/<table_id>/board.png")
@@ -293,8 +318,13 @@ def _lobby_png(preset: dict[str, Any] | None) -> Response:
         opts["patterns"] = display.parse_patterns(",".join(preset["good"]) or "none")
     page_opts = screens.paging(request.args, preset)
     service = get_service()
-    tables = screens.pick_tables(service, page_opts["tables"])
-    state = tuple((t.get("id"), t.get("shoe"), t.get("version")) for t in tables)
+    tables = screens.pick_tables(service, page_opts["tables"], page_opts["states"], page_opts["sort"])
+    now = _now()
+    per = page_opts["per_page"]
+    page = min(page_opts["page"], max(1, -(-len(tables) // per)))
+    shown = tables[(page - 1) * per: page * per]  # only the page's tables can show a countdown
+    clocks = tuple(_clock(screens.table_snapshot(service, t.get("id")), now) for t in shown)
+    state = tuple((t.get("id"), t.get("shoe"), t.get("version")) for t in tables) + clocks
     state_id = int.from_bytes(hashlib.blake2b(repr(state).encode(), digest_size=8).digest(), "big")
     get_cache().note_current("*lobby*", 0, state_id, ordered=False)  # a new lobby state drops the older images
     key = ("*lobby*", "current", 0, state_id, "lobby", _opts_key(opts), repr(sorted(page_opts.items())),
@@ -304,11 +334,11 @@ def _lobby_png(preset: dict[str, Any] | None) -> Response:
         bo = BoardOptions(kind="tile", width=opts["width"], height=opts["height"], lang=opts["lang"],
                           theme=opts["theme"], bead=opts["bead"], patterns=opts["patterns"],
                           min_text=screens.SCREEN_MIN_TEXT * min(opts["width"], opts["height"]) // 1080 or 12,
-                          extra={"screen": True})
-        model = screens.lobby_page_model(service, bo, page_opts, title=preset.get("title"), with_stale=True)
-        return paint_png.encode_png(paint_png.paint(model), theme=opts["theme"])
+                          still=True, extra={"screen": True})
+        model = screens.lobby_page_model(service, bo, page_opts, title=preset.get("title"), with_stale=True, now=now)
+        return paint_png.encode_png(paint_png.paint(model, indexed=True), theme=opts["theme"])
 
-    return _serve(key, _max_age(True), draw)
+    return _serve(key, _max_age(True, clocks, now), draw)
 
 
 @bp.get("/lobby.png")

@@ -9,17 +9,25 @@ file holding one) ``{"lobby-east": {"tables": ["T1", "T2"], "per_page": 6, "rota
 
 Query options: ``tables`` (comma-separated ids, shown in that order; unknown ids are left
 out), ``per_page`` (1-24, default 6), ``page`` (1-based), ``rotate_s`` (seconds between pages,
-0 = no rotation, 3-3600; default 20 when there is more than one page).
+0 = no rotation, 3-3600; default 20 when there is more than one page), ``state`` (comma-separated
+table states, :data:`STATE_FILTERS`: only tables in one of them, e.g. ``betting,dealing``) and
+``sort`` (``open``: open tables first, :data:`OPEN_ORDER`; ``none``, the default: the order of
+``tables`` or the service's). A named screen may set ``"state": ["betting"]`` and ``"sort":
+"open"``. The tables' states come from the feed (``POST /api/tables/<id>/state``), so a live
+lobby page, rebuilt at every lobby change, keeps its filter and order as states change.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any, Mapping
 
+from roads.live import TABLE_STATES
 from web.http.display import shoe_facts, venue_tz
 from web.http.errors import BadRequest, NotFound
-from web.http.query import BAD_PARAMETER, int_arg
+from web.http.query import BAD_PARAMETER, int_arg, quoted
+from web.render import live_panel
 from web.render.model import BoardOptions
 from web.render.screen import MAX_PER_PAGE, lobby_model, tile_model
 from web.settings import get_settings
@@ -28,6 +36,21 @@ DEFAULT_PER_PAGE = 6
 DEFAULT_ROTATE_S = 20
 SCREEN_MIN_TEXT = 24
 """Smallest text on a screen (px at 1920x1080; 4K in proportion), see docs/frontend.md."""
+
+UNKNOWN_STATE = "unknown"
+"""The ``state`` filter value of a table whose feed has set no state."""
+
+STATE_FILTERS: tuple[str, ...] = (*TABLE_STATES, UNKNOWN_STATE)
+"""Values of the ``state`` option: the feed's table states (:data:`roads.live.TABLE_STATES`) and
+:data:`UNKNOWN_STATE`."""
+
+OPEN_ORDER: dict[str, int] = {"betting": 0, "dealing": 1, "result": 1, "shuffling": 2, "closed": 3,
+                              "maintenance": 4, UNKNOWN_STATE: 5}
+"""Rank of each state with ``sort=open``: bets open first, then tables dealing or showing a result,
+shuffling, closed, in maintenance, and tables without a state last (the order otherwise kept)."""
+
+SORTS: tuple[str, ...] = ("none", "open")
+"""Values of the ``sort`` option."""
 
 
 def named_screens() -> dict[str, dict[str, Any]]:
@@ -66,20 +89,72 @@ def paging(args: Mapping[str, Any], preset: Mapping[str, Any] | None = None) -> 
     rotate = rotate if rotate is not None else preset.get("rotate_s")
     if rotate is not None and rotate != 0:
         rotate = _ranged("rotate_s", rotate, 3, 3600)
-    return {"tables": list(tables) if tables else None, "per_page": per_page, "page": page, "rotate_s": rotate}
+    return {"tables": list(tables) if tables else None, "per_page": per_page, "page": page, "rotate_s": rotate,
+            "states": _states(args.get("state"), preset.get("state")), "sort": _sort(args.get("sort"), preset.get("sort"))}
 
 
-def pick_tables(service: Any, wanted: list[str] | None) -> list[dict[str, Any]]:
-    """The lobby entries (``service.list_tables()``) of ``wanted`` ids in that order (all when ``None``)."""
+def _states(raw: str | None, preset: Any) -> list[str] | None:
+    """The ``state`` filter: the query's comma-separated states, else the screen's list; ``None``
+    (no filter) when neither or empty. Raises :class:`BadRequest` (field ``state``) for another value."""
+    if raw is not None:
+        wanted = [v.strip() for v in raw.split(",") if v.strip()]
+    elif preset is not None:
+        wanted = list(preset)
+    else:
+        return None
+    for v in wanted:
+        if v not in STATE_FILTERS:
+            raise BadRequest(f"unknown state {quoted(str(v))}; expected a comma-separated list of "
+                             f"{', '.join(STATE_FILTERS)}", field="state", code=BAD_PARAMETER)
+    return list(dict.fromkeys(wanted)) or None
+
+
+def _sort(raw: str | None, preset: Any) -> str | None:
+    """The ``sort`` option (query over the screen's): ``"open"`` or ``None`` (``none``, absent,
+    empty). Raises :class:`BadRequest` (field ``sort``) for another value."""
+    value = raw if raw is not None else preset
+    if value in (None, "", "none"):
+        return None
+    if value not in SORTS:
+        raise BadRequest(f"unknown sort {quoted(str(value))}; expected one of {', '.join(SORTS)}", field="sort",
+                         code=BAD_PARAMETER)
+    return str(value)
+
+
+def table_state(entry: Mapping[str, Any]) -> str:
+    """A lobby entry's state (:data:`STATE_FILTERS`): the feed's, or :data:`UNKNOWN_STATE`."""
+    state = entry.get("state")
+    value = state.get("state") if isinstance(state, Mapping) else None
+    return value if value in TABLE_STATES else UNKNOWN_STATE
+
+
+def pick_tables(service: Any, wanted: list[str] | None, states: list[str] | None = None,
+                sort: str | None = None) -> list[dict[str, Any]]:
+    """The lobby entries (``service.list_tables()``) of ``wanted`` ids in that order (all when
+    ``None``), only those in one of ``states`` (when given), open tables first with ``sort="open"``
+    (:data:`OPEN_ORDER`; a stable sort, so the order is kept within a rank)."""
     listed = service.list_tables()
-    if wanted is None:
-        return listed
-    by_id = {t.get("id"): t for t in listed}
-    return [by_id[t] for t in wanted if t in by_id]
+    if wanted is not None:
+        by_id = {t.get("id"): t for t in listed}
+        listed = [by_id[t] for t in wanted if t in by_id]
+    if states is not None:
+        listed = [t for t in listed if table_state(t) in states]
+    if sort == "open":
+        listed = sorted(listed, key=lambda t: OPEN_ORDER[table_state(t)])
+    return listed
+
+
+def table_snapshot(service: Any, table_id: Any) -> Mapping[str, Any]:
+    """The table's current snapshot (public ``snapshot()``), ``{}`` for a table gone meanwhile."""
+    try:
+        return service.snapshot(table_id)
+    except Exception:  # a table gone between the list and its snapshot
+        return {}
 
 
 class TileCache:
-    """Tile models by (table, shoe, version, options, last_at, stale); bounded, thread-safe."""
+    """Tile models by (table, shoe, version, options, last_at, stale, and for a still image
+    what its betting countdown says, :func:`web.render.live_panel.clock_key`); bounded, thread-safe."""
 
     def __init__(self, size: int = 512) -> None:
         self.size = size
@@ -87,13 +162,16 @@ class TileCache:
         self._lock = threading.Lock()
 
     def __call__(self, snap: Mapping[str, Any], opts: BoardOptions, last_at: str | None, stale: bool,
-                 tz: str) -> dict[str, Any]:
-        key = (snap.get("table"), snap.get("shoe"), snap.get("version"), opts, last_at, stale, tz)
+                 tz: str, now: float | None = None) -> dict[str, Any]:
+        state = snap.get("state")
+        clock = (live_panel.clock_key(state if isinstance(state, Mapping) else None, time.time() if now is None else now)
+                 if opts.still else None)
+        key = (snap.get("table"), snap.get("shoe"), snap.get("version"), opts, last_at, stale, tz, clock)
         with self._lock:
             hit = self._items.get(key)
         if hit is not None:
             return hit
-        m = tile_model(snap, opts, last_at=last_at, tz=tz, stale=stale)
+        m = tile_model(snap, opts, last_at=last_at, tz=tz, stale=stale, now=now)
         with self._lock:
             if len(self._items) >= self.size:
                 self._items.clear()
@@ -105,11 +183,12 @@ _TILES = TileCache()
 
 
 def lobby_page_model(service: Any, opts: BoardOptions, page_opts: Mapping[str, Any], *, title: str | None,
-                     with_stale: bool) -> dict[str, Any]:
+                     with_stale: bool, now: float | None = None) -> dict[str, Any]:
     """The lobby model of ``page_opts["page"]`` (clamped to the last page) for the screen's
     tables; each tile from the table's snapshot (public ``snapshot()``) and shoe facts.
-    ``with_stale``: tiles of silent feeds say so (the PNG; pages say it themselves)."""
-    entries = pick_tables(service, page_opts["tables"])
+    ``with_stale``: tiles of silent feeds say so (the PNG; pages say it themselves); ``now``:
+    Unix seconds the tiles' countdowns are read against (default the clock)."""
+    entries = pick_tables(service, page_opts["tables"], page_opts.get("states"), page_opts.get("sort"))
     per = page_opts["per_page"]
     pages = max(1, -(-len(entries) // per))
     page = min(page_opts["page"], pages)
@@ -125,7 +204,7 @@ def lobby_page_model(service: Any, opts: BoardOptions, page_opts: Mapping[str, A
         facts = shoe_facts(service, t["id"], snap)
         rows.append((snap, facts["last_at"], facts["stale"] and with_stale))
     model = lobby_model(rows, opts, title=title, page=page, pages=pages, tz=tz,
-                        tile_cache=lambda s, o, la, st: _TILES(s, o, la, st, tz))
+                        tile_cache=lambda s, o, la, st: _TILES(s, o, la, st, tz, now))
     model["rotate_s"] = page_opts["rotate_s"]
     model["per_page"] = per
     return model

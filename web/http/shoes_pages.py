@@ -51,7 +51,8 @@ def local_time(iso: str | None, zone: tzinfo) -> str | None:
     return at.astimezone(zone).strftime("%Y-%m-%d %H:%M:%S")
 
 
-def _rows(table_id: str, shoes: list[dict[str, Any]], keep: dict[str, str], zone: tzinfo) -> list[dict[str, Any]]:
+def _rows(table_id: str, shoes: list[dict[str, Any]], keep: dict[str, str], zone: tzinfo,
+          lang: str) -> list[dict[str, Any]]:
     rows = []
     for s in reversed(shoes):  # newest first
         n = s["shoe"]
@@ -60,7 +61,7 @@ def _rows(table_id: str, shoes: list[dict[str, Any]], keep: dict[str, str], zone
         rows.append({
             "shoe": n,
             "live": s["live"],
-            "variant": s["variant"]["name"],
+            "variant": i18n.variant_name(s["variant"], lang),
             "started": local_time(s["started_at"], zone),
             "started_iso": s["started_at"],
             "ended": local_time(s["ended_at"], zone),
@@ -95,7 +96,7 @@ def shoes(table_id: str) -> str:
     return render_template(
         "shoes.html",
         info=info,
-        rows=_rows(table_id, listing, keep, zone),
+        rows=_rows(table_id, listing, keep, zone, lang),
         zone_label=zone_label,
         lang=lang,
         theme=theme,

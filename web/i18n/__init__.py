@@ -6,7 +6,8 @@ catalogue as JSON) and the PNG renderer all read the same catalogues.
 
 Keys are grouped by prefix: ``winner.B|P|T`` and ``winner_short.*`` (bead letters),
 ``road.<road name>``, ``stats.<stat key>``, ``bet.<bet id>`` (the bet ids of
-``roads.variants``), ``good_road.<pattern id>`` and ``ui.*``. Labels may contain a ``{n}``
+``roads.variants``), ``good_road.<pattern id>``, ``variant.<variant id>`` (game names, read through
+:func:`variant_name`) and ``ui.*``. Labels may contain a ``{n}``
 placeholder (see :func:`translate`).
 
 The local words come from the seeds (seed documents 000-004, docs/frontend.md "Languages"): Burmese Player ထိုးသား,
@@ -111,6 +112,30 @@ def translate(key: str, lang: str, **values: Any) -> str:
     for name, value in values.items():
         label = label.replace("{" + name + "}", str(value))
     return label
+
+
+def variant_name(variant: str | Mapping[str, Any] | None, lang: str) -> str:
+    """The display name of a table variant in ``lang``: the catalogue's ``variant.<id>`` label.
+
+    ``variant`` is a preset id (``"seed001"``, :data:`roads.variants.PRESETS`) or the
+    snapshot's ``{"id", "name"}`` object. The one place every page, board model, lobby tile,
+    PNG and the shoes page take a game's name from. An id no catalogue names (a variant added
+    without labels) gives the object's English ``name``, else the id itself; ``None`` gives ``""``.
+    Example: ``variant_name("seed004_mini", "th")`` -> ``"มินิ แบคคาร่า"`` (seed 004's title).
+
+    Raises :class:`UnknownLanguageError` for a language not in :data:`LANGUAGES`.
+    """
+    if lang not in LANGUAGES:
+        raise UnknownLanguageError(lang)
+    if isinstance(variant, Mapping):
+        vid, fallback = variant.get("id"), variant.get("name")
+    else:
+        vid, fallback = variant, None
+    if not vid:
+        return str(fallback or "")
+    key = f"variant.{vid}"
+    label = _load(lang).get(key) or _load(DEFAULT_LANGUAGE).get(key)
+    return label if label is not None else str(fallback or vid)
 
 
 def pick_language(request: Any) -> str:

@@ -1,7 +1,8 @@
 """Side bets on a board: their wording (grouped by state, soonest to close first) and their panel.
 
 "Pairs · until round 60 | 38 left", "Bonus | Open all shoe", "Pairs | Closed (round 60)" on full
-boards (:func:`side_bets`); one line per tile, "Pairs +3 close in 12" (:func:`next_bet_line`).
+boards (:func:`side_bets`); one line per tile in the same words, naming the next bet to close,
+"Naturals and 3 more close at round 50 · 12 left" (:func:`next_bet_line`).
 Words from the catalogue (``side.*``, ``bet.*``), sized with the bundled fonts.
 """
 
@@ -37,14 +38,21 @@ def _bet_names(bets: Sequence[Mapping[str, Any]], lang: str) -> list[str]:
     return names
 
 
-def side_bet_lines(side_bets: Sequence[Mapping[str, Any]], lang: str, *, short: bool = False) -> list[dict[str, Any]]:
+def _line_text(state: str, limit: Any, left: Any, names: str, lang: str) -> str:
+    if state == "closes":
+        return label("side.close_at", lang, bets=names, limit=limit, n=left)
+    if state == "open":
+        return label("side.open_all", lang, bets=names)
+    return label("side.closed", lang, bets=names, limit=limit if limit is not None else "-")
+
+
+def side_bet_lines(side_bets: Sequence[Mapping[str, Any]], lang: str) -> list[dict[str, Any]]:
     """The side bets said as people read them, one line per state, soonest to close first:
     ``{"text", "state": "closes" | "open" | "closed", "left": rounds left | None, "limit": closing
-    round | None, "names": the bets' names}``.
+    round | None, "names": the bets' names, "parts": the names one by one}``.
 
     "Pairs close at round 60 · 12 left" (open, closing at a counted round), "Pairs · Open all
     shoe" (no limit), "Pairs · Closed (round 60)"; wording from the catalogue (``side.*``).
-    ``short``: name only the first bet of a line and count the others ("Pairs +3 close at ...").
     """
     groups: dict[tuple, list[Mapping[str, Any]]] = {}
     for b in side_bets:
@@ -62,14 +70,9 @@ def side_bet_lines(side_bets: Sequence[Mapping[str, Any]], lang: str, *, short: 
     for (state, limit, left), bets in sorted(groups.items(), key=lambda kv: (order[kv[0][0]], kv[0][2] or 0,
                                                                              kv[0][1] or 0)):
         parts = _bet_names(bets, lang)
-        names = f"{parts[0]} +{len(parts) - 1}" if short and len(parts) > 1 else ", ".join(parts)
-        if state == "closes":
-            t = label("side.tile_close" if short else "side.close_at", lang, bets=names, limit=limit, n=left)
-        elif state == "open":
-            t = label("side.open_all", lang, bets=names)
-        else:
-            t = label("side.closed", lang, bets=names, limit=limit if limit is not None else "-")
-        out.append({"text": t, "state": state, "left": left, "limit": limit, "names": names})
+        names = ", ".join(parts)
+        out.append({"text": _line_text(state, limit, left, names, lang), "state": state, "left": left,
+                    "limit": limit, "names": names, "parts": parts})
     return out
 
 
@@ -172,10 +175,29 @@ def side_bets(r: dict[str, int], snap: Mapping[str, Any], lang: str, *, size: in
     return panel(pid, r, bg, items)
 
 
-def next_bet_line(snap: Mapping[str, Any], lang: str) -> tuple[str, str]:
-    """The one side-bet line of a lobby tile: the next bet to close (else the first line);
-    ``(text, colour)``."""
-    lines = side_bet_lines(snap.get("side_bets") or [], lang, short=True)
+def next_bet_line(snap: Mapping[str, Any], lang: str, *, width: float | None = None,
+                  size: int | None = None) -> tuple[str, str]:
+    """The one side-bet line of a lobby tile, worded as the board's (:func:`side_bet_lines`):
+    the next bet to close, "Pairs close at round 60 · 12 left" (else the first line, "Bonus · Open
+    all shoe"); ``(text, colour)``. When several bets close together the first is named and the
+    others counted, "Naturals and 3 more close at round 50 · 12 left" (two: "Big, Small close
+    at ..."); where that does not fit ``width`` px at ``size`` px (bold; both given, else the
+    longest), "Naturals +3 close at round 50 · 12 left", "Naturals close at round 50 · 12 left",
+    "Naturals +3 · 12 left", then "Naturals · 12 left"."""
+    lines = side_bet_lines(snap.get("side_bets") or [], lang)
     if not lines:
         return label("side.none", lang), "muted"
-    return lines[0]["text"], _line_colour(lines[0])
+    ln = lines[0]
+    parts, more = ln["parts"], len(ln["parts"]) - 1
+    names = [parts[0]] if not more else [label("side.and_more", lang, bets=parts[0], n=more), f"{parts[0]} +{more}"]
+    if more == 1:
+        names.insert(0, ", ".join(parts))
+    if more and ln["state"] == "closes":  # the next bet alone: "Naturals close at round 50 · 12 left"
+        names.append(parts[0])
+    texts = [_line_text(ln["state"], ln["limit"], ln["left"], n, lang) for n in names]
+    if ln["state"] == "closes":  # shortest: the rounds left only, "Naturals +3 · 12 left", "Naturals · 12 left"
+        left = label("side.left", lang, n=ln["left"])
+        texts += [f"{names[-2]} · {left}", f"{parts[0]} · {left}"] if more else [f"{parts[0]} · {left}"]
+    if width is not None and size is not None:
+        texts = [t for t in texts if prims.width(t, size, lang) <= width] or texts[-1:]
+    return texts[0], _line_colour(ln)

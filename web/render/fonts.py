@@ -350,6 +350,18 @@ def draw_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, *, 
     """
     if not text:
         return (xy[0], xy[1], xy[0], xy[1])
+    fill_mask, px, py = text_mask(xy, text, size=size, lang=lang, weight=weight, anchor=anchor)
+    if stroke:
+        stroke_mask = _text_sprite(text, int(size), lang, weight, int(stroke))[1]
+        draw.bitmap((px - stroke, py - stroke), stroke_mask, fill=stroke_fill)
+    draw.bitmap((px, py), fill_mask, fill=fill)
+    return (px, py, px + fill_mask.width, py + fill_mask.height)
+
+
+def text_mask(xy: tuple[float, float], text: str, *, size: int, lang: str = "en", weight: str = "bold",
+              anchor: str = "ls") -> tuple[Image.Image, int, int]:
+    """``(coverage mask "L", left px, top px)``: where :func:`draw_text` (same arguments, no
+    stroke) puts the ink of non-empty ``text``, for painters that blend it themselves."""
     h, v = anchor[0], anchor[1]
     width = text_width(text, size=size, lang=lang, weight=weight)
     x = xy[0] - (width / 2 if h == "m" else width if h == "r" else 0)
@@ -357,12 +369,8 @@ def draw_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, *, 
     if v == "m":
         asc, desc = _middle_metrics(text, size, lang, weight)
         y = xy[1] + (asc - desc) / 2
-    fill_mask, stroke_mask, left, top = _text_sprite(text, int(size), lang, weight, int(stroke))
-    px, py = round(x) + left, round(y) + top
-    if stroke_mask is not None:
-        draw.bitmap((px - stroke, py - stroke), stroke_mask, fill=stroke_fill)
-    draw.bitmap((px, py), fill_mask, fill=fill)
-    return (px, py, px + fill_mask.width, py + fill_mask.height)
+    fill_mask, _, left, top = _text_sprite(text, int(size), lang, weight, 0)
+    return fill_mask, round(x) + left, round(y) + top
 
 
 @functools.lru_cache(maxsize=4096)

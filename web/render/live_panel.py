@@ -11,9 +11,9 @@ the table has configured limits), as primitives of the board model (:mod:`web.re
 - at a table whose variant offers insurance (seed 001, :mod:`roads.insurance`), the insurance
   on offer at that moment with its payout ("Player insurance 2.5:1");
 - the table's state in words, a betting countdown (a text primitive with ``"cd"``: the Unix
-  second betting closes, and ``"fmt"``: the words with ``{s}`` for the seconds left; the PNG
-  shows the seconds left at render time, the page ticks it against the server's clock, the
-  model's ``"now"``), the dealer and the table limits.
+  second betting closes, and ``"fmt"``: the words with ``{s}`` for the seconds left, as at the
+  model's ``"now"``; the page ticks it against the server's clock; an image, which cannot tick,
+  says the venue time betting closes instead, ``BoardOptions.still``), the dealer and the table limits.
 
 A table with neither key draws exactly as before (every function here returns nothing).
 """
@@ -25,9 +25,14 @@ import math
 from typing import Any, Mapping, Sequence
 
 from web.render import panels
+from web.render.pieces import venue_time
 from web.render.prims import fit, label, panel, rect, text
 
 SUIT_RED = frozenset("HD")
+RANK_SCALE = 0.4
+"""A card face's rank is this fraction of the face's height."""
+MIN_RANK_PX = 12
+"""Smallest card rank drawn when a band makes its cards smaller (web.render.pieces.MIN_TEXT_PX)."""
 RANK_TEXT = {"T": "10"}
 
 
@@ -60,14 +65,25 @@ def amount(v: Any) -> str:
     return f"{int(f):,}" if f == int(f) else f"{f:,.2f}".rstrip("0").rstrip(".")
 
 
-def state_words(state: Mapping[str, Any] | None, lang: str, now: float) -> tuple[str, str, dict[str, Any]]:
+def state_words(state: Mapping[str, Any] | None, lang: str, now: float, *,
+                still_tz: str | None = None) -> tuple[str, str, dict[str, Any]]:
     """``(words, colour, extra keys of the text primitive)`` of the table's state: "Bets close
     in 12 s" (with the countdown keys), "Betting", "Shuffling", "Closed"...; ``("", ...)`` when
-    the state is not known."""
+    the state is not known.
+
+    ``still_tz`` (an IANA zone; for images, which cannot tick): a countdown is said as the venue
+    time betting closes, "Bets close at 14:03:22", true for as long as the image is shown; once
+    ``now`` has reached that time, "Bets closed" (:func:`clock_key` is what such an image
+    depends on)."""
     if not state or not state.get("state"):
         return "", "muted", {}
     st = state["state"]
     left = seconds_left(state, now)
+    if left is not None and still_tz is not None:
+        if left <= 0:
+            return label("live.bets_closed", lang), "warn", {}
+        when = venue_time(str(state.get("closes_at")), still_tz) or ""
+        return label("live.bets_close_at", lang, time=when), "open", {}
     if left is not None:
         fmt = label("live.bets_close_in", lang, s="{s}")
         return fmt.replace("{s}", str(left)), "open", {"cd": _epoch(state.get("closes_at")), "fmt": fmt}
@@ -76,17 +92,44 @@ def state_words(state: Mapping[str, Any] | None, lang: str, now: float) -> tuple
     return label("state." + st, lang), colour, {}
 
 
-def dealer_limits(state: Mapping[str, Any] | None, lang: str) -> str:
-    """"Dealer Anna  ·  Limits 100-10,000" (the parts known), ``""`` for none."""
+def clock_key(state: Mapping[str, Any] | None, now: float) -> tuple[float, bool] | None:
+    """What a still image of a table in ``state`` depends on besides its version (:func:`state_words`
+    with ``still_tz``): ``(closing Unix second, closed yet)`` while betting with a close time,
+    else ``None``."""
+    if seconds_left(state, now) is None:
+        return None
+    closes = _epoch(state.get("closes_at"))  # type: ignore[union-attr]
+    return (closes, now >= closes)  # type: ignore[return-value]
+
+
+def dealer_limit_parts(state: Mapping[str, Any] | None, lang: str) -> list[str]:
+    """``["Dealer Anna", "Limits 100-10,000"]``: the parts known, in that order."""
     if not state:
-        return ""
+        return []
     parts = []
     if state.get("dealer"):
         parts.append(label("live.dealer", lang, name=state["dealer"]))
     lim = state.get("limits")
     if isinstance(lim, Mapping) and "min" in lim and "max" in lim:
         parts.append(label("live.limits", lang, min=amount(lim["min"]), max=amount(lim["max"])))
-    return "  ·  ".join(parts)
+    return parts
+
+
+def dealer_limits(state: Mapping[str, Any] | None, lang: str) -> str:
+    """"Dealer Anna  ·  Limits 100-10,000" (the parts known), ``""`` for none."""
+    return "  ·  ".join(dealer_limit_parts(state, lang))
+
+
+def fitting_dealer_limits(state: Mapping[str, Any] | None, lang: str, room: float, size: int,
+                          min_px: int) -> str:
+    """The longest of "Dealer Anna  ·  Limits 100-10,000", "Limits 100-10,000", "Dealer Anna"
+    that fits ``room`` px at ``min_px`` (regular weight), ``""`` when none does: a narrow header
+    (a portrait board) keeps the limits rather than overlap its other words."""
+    parts = dealer_limit_parts(state, lang)
+    for words in ("  ·  ".join(parts), *reversed(parts)):
+        if words and panels.prims.width(words, min(size, min_px), lang, "r") <= room:
+            return words
+    return ""
 
 
 def next_words(ip: Mapping[str, Any], lang: str) -> str:
@@ -177,7 +220,7 @@ def card_face(card: str, x: float, y: float, h: float, lang: str) -> list[dict[s
     rank, suit = card[:-1], card[-1]
     ink = "banker" if suit in SUIT_RED else "panel"
     out = [rect(x, y, w, h, "text", radius=h * 0.08)]
-    rs = max(8, round(h * 0.4))
+    rs = max(8, round(h * RANK_SCALE))
     out.append(text(RANK_TEXT.get(rank, rank), x + w / 2, y + h * 0.3, rs, ink, lang="en", anchor="m"))
     out += suit_shapes(suit, x + w / 2, y + h * 0.7, h * 0.36, ink)
     return out
@@ -228,17 +271,19 @@ def board_live_panel(snapshot: Mapping[str, Any], r: Mapping[str, int], lang: st
 
 
 def header_state_items(r: Mapping[str, int], snapshot: Mapping[str, Any], lang: str, *, title_px: int,
-                       sub_px: int, min_px: int, now: float, left_used: float) -> list[dict[str, Any]]:
+                       sub_px: int, min_px: int, now: float, left_used: float,
+                       sub_used: float = 0.0, still_tz: str | None = None) -> list[dict[str, Any]]:
     """Items added at the right end of a board's two-line header: the state (countdown) on the
-    name's line, dealer and limits on the second line. ``left_used``: px the name already
-    takes from the left edge."""
+    name's line, dealer and limits on the second line where they fit beside its words
+    (:func:`fitting_dealer_limits`). ``left_used`` / ``sub_used``: px the name / the second
+    line already take from the left edge."""
     state = snapshot.get("state")
     if not isinstance(state, Mapping):
         return []
     pad = max(4, round(sub_px * 0.45))
     right = r["x"] + r["w"] - pad
     room = max(0.0, r["w"] - left_used - 3 * pad)
-    words, colour, extra = state_words(state, lang, now)
+    words, colour, extra = state_words(state, lang, now, still_tz=still_tz)
     h = r["h"]
     gap = max(0.0, (h - title_px - sub_px) / 3)
     out = []
@@ -247,9 +292,10 @@ def header_state_items(r: Mapping[str, int], snapshot: Mapping[str, Any], lang: 
         it = text(t, right, r["y"] + gap + title_px / 2, s, colour, lang=lang, anchor="r")
         it.update(extra)
         out.append(it)
-    dl = dealer_limits(state, lang)
+    dl_room = min(r["w"] * 0.45, r["w"] - sub_used - 3 * pad)
+    dl = fitting_dealer_limits(state, lang, dl_room, sub_px, min_px)
     if dl:
-        t, s = fit(dl, r["w"] * 0.45, sub_px, lang, weight="r", min_size=min_px)
+        t, s = fit(dl, dl_room, sub_px, lang, weight="r", min_size=min_px)
         out.append(text(t, right, r["y"] + 2 * gap + title_px + sub_px / 2, s, "muted", lang=lang, weight="r",
                         anchor="r"))
     return out
@@ -258,11 +304,32 @@ def header_state_items(r: Mapping[str, int], snapshot: Mapping[str, Any], lang: 
 def tile_live_items(r: Mapping[str, int], snapshot: Mapping[str, Any], lang: str, *, size: int,
                     min_px: int) -> list[dict[str, Any]] | None:
     """A tile's band ``r`` while a round is in progress (``None`` otherwise): "P" cards total,
-    "B" cards total, then what happens next (or the insurance on offer) in what room is left."""
+    "B" cards total, then what happens next (or the insurance on offer) in what room is left;
+    the cards are drawn up to 30 % smaller (their ranks never under :data:`MIN_RANK_PX`) when
+    that keeps the words whole (the payout of an insurance offer is the point of it)."""
     ip = snapshot.get("in_progress")
     if not isinstance(ip, Mapping):
         return None
-    ch = r["h"] * 0.92
+    extra = insurance_words(snapshot, lang)
+    words = extra[0] if extra else next_words(ip, lang)
+    full = r["h"] * 0.92
+    items, room = _tile_cards(r, ip, lang, size, full)
+    short = panels.prims.width(words, min_px, lang) + 2 - room  # 2 px: rounding in the fit
+    cards = len(ip.get("player", ())) + len(ip.get("banker", ()))
+    if short > 0 and cards:
+        floor = min(full, max(full * 0.7, MIN_RANK_PX / RANK_SCALE))
+        ch = max(floor, full - short / (cards * card_width(1.0)))
+        items, room = _tile_cards(r, ip, lang, size, ch)
+    if room > size * 2:
+        t, s = fit(words, room, size, lang, min_size=min_px)
+        items.append(text(t, r["x"] + r["w"] - room, r["y"] + r["h"] / 2, s, "warn" if extra else "natural",
+                          lang=lang))
+    return items
+
+
+def _tile_cards(r: Mapping[str, int], ip: Mapping[str, Any], lang: str, size: int,
+                ch: float) -> tuple[list[dict[str, Any]], float]:
+    """The two hands of a tile's band with cards ``ch`` px tall: ``(items, px left on the right)``."""
     y = r["y"] + (r["h"] - ch) / 2
     x = r["x"]
     items: list[dict[str, Any]] = []
@@ -276,32 +343,106 @@ def tile_live_items(r: Mapping[str, int], snapshot: Mapping[str, Any], lang: str
         tot = str(ip.get(key + "_total", ""))
         items.append(text(tot, x, r["y"] + r["h"] / 2, size, colour, lang=lang))
         x += panels.prims.width(tot, size, lang) + size * 0.8
-    extra = insurance_words(snapshot, lang)
-    words = extra[0] if extra else next_words(ip, lang)
-    room = r["x"] + r["w"] - x
-    if room > size * 2:
-        t, s = fit(words, room, size, lang, min_size=min_px)
-        items.append(text(t, x, r["y"] + r["h"] / 2, s, "warn" if extra else "natural", lang=lang))
-    return items
+    return items, r["x"] + r["w"] - x
 
 
-def tile_state_text(snapshot: Mapping[str, Any], lang: str, now: float) -> tuple[str, str, dict[str, Any]]:
+def tile_state_text(snapshot: Mapping[str, Any], lang: str, now: float, *,
+                    still_tz: str | None = None) -> tuple[str, str, dict[str, Any]]:
     """The state words of a tile's second line (:func:`state_words`), or ``("", ...)``."""
     state = snapshot.get("state")
-    return state_words(state if isinstance(state, Mapping) else None, lang, now)
+    return state_words(state if isinstance(state, Mapping) else None, lang, now, still_tz=still_tz)
+
+
+def embed_band_height(snapshot: Mapping[str, Any], height: int, min_px: int) -> int:
+    """Px of the live band an embed ``height`` px tall keeps under its header for a live table
+    (the snapshot has ``state`` or ``in_progress``; 0 otherwise, so a result-only feed draws as
+    before). Kept while the table is live, so the roads do not move between rounds; tall enough
+    that the card ranks stay above ``min_px`` (41 px at 600x300)."""
+    if not isinstance(snapshot.get("state"), Mapping) and not isinstance(snapshot.get("in_progress"), Mapping):
+        return 0
+    return max(round(min_px * 3.4), round(height * 0.11))
+
+
+def embed_band(r: Mapping[str, int], snapshot: Mapping[str, Any], lang: str, *, min_px: int,
+               now: float, still_tz: str | None = None) -> dict[str, Any]:
+    """An embed's ``"live"`` band in ``r``: the round in progress in the compact form of a lobby
+    tile (:func:`tile_live_items`), else the state (countdown; ``still_tz`` as in
+    :func:`state_words`) left and dealer and limits right."""
+    size = max(min_px, round(r["h"] * 0.42))
+    pad = max(4, round(size * 0.45))
+    inner = {"x": r["x"] + pad, "y": r["y"], "w": r["w"] - 2 * pad, "h": r["h"]}
+    items = tile_live_items(inner, snapshot, lang, size=size, min_px=min_px)
+    if items is None:
+        state = snapshot.get("state") if isinstance(snapshot.get("state"), Mapping) else None
+        words, colour, extra = state_words(state, lang, now, still_tz=still_tz)
+        items = []
+        used = 0.0
+        if words:
+            t, s = fit(words, inner["w"] * 0.5, size, lang, min_size=min_px)
+            it = text(t, inner["x"], r["y"] + r["h"] / 2, s, colour, lang=lang)
+            it.update(extra)
+            items.append(it)
+            used = panels.prims.width(t, s, lang) + pad * 2
+        room = inner["w"] - used
+        dl = fitting_dealer_limits(state, lang, room, size, min_px)
+        if dl:
+            t, s = fit(dl, room, size, lang, weight="r", min_size=min_px)
+            items.append(text(t, inner["x"] + inner["w"], r["y"] + r["h"] / 2, s, "muted", lang=lang, weight="r",
+                              anchor="r"))
+    return panel("live", dict(r), "panel", items)
 
 
 def board_hook(ps: list[dict[str, Any]], regions: Mapping[str, Mapping[str, int]], snapshot: Mapping[str, Any],
-               lang: str, *, title_px: int, size: int, min_px: int, now: float) -> None:
+               lang: str, *, title_px: int, size: int, min_px: int, now: float, still_tz: str | None = None) -> None:
     """Change a full board's panels ``ps`` in place for a live table: the state, dealer and
-    limits at the right of the header; while a round is in progress the ``"live"`` panel takes
-    the statistics' place (and the side bets' below it, in the same column)."""
+    limits at the right of the header (on a header without room for them, a portrait board's,
+    at the bottom of the live or statistics panel); while a round is in progress the ``"live"``
+    panel takes the statistics' place (and the side bets' below it, in the same column)."""
     head = next((p for p in ps if p["id"] == "header"), None)
-    if head is not None and isinstance(snapshot.get("state"), Mapping):
-        name = next((i for i in head["items"] if i.get("p") == "t"), None)
-        used = panels.prims.width(name["t"], name["s"], lang) + (name["x"] - head["x"]) if name else 0.0
-        head["items"] = head["items"] + header_state_items(head, snapshot, lang, title_px=title_px, sub_px=size,
-                                                           min_px=min_px, now=now, left_used=used)
+    state = snapshot.get("state")
+    dropped = ""
+    if head is not None and isinstance(state, Mapping):
+        words = [i for i in head["items"] if i.get("p") == "t"]
+        used = [panels.prims.width(i["t"], i["s"], lang, "r" if k else "b") + (i["x"] - head["x"])
+                for k, i in enumerate(words[:2])] + [0.0, 0.0]
+        added = header_state_items(head, snapshot, lang, title_px=title_px, sub_px=size, min_px=min_px, now=now,
+                                   left_used=used[0], sub_used=used[1], still_tz=still_tz)
+        head["items"] = head["items"] + added
+        shown = {i["t"] for i in added}
+        if not shown & {dealer_limits(state, lang), *dealer_limit_parts(state, lang)}:
+            dropped = dealer_limits(state, lang)   # no room in the header (a portrait board)
+    _live_panel(ps, regions, snapshot, lang, size=size, min_px=min_px)
+    if dropped:
+        target = next((p for p in ps if p["id"] in ("live", "stats")), None)
+        if target is not None:
+            bottom_line(target, dropped, lang, size=size, min_px=min_px)
+
+
+def bottom_line(p: dict[str, Any], words: str, lang: str, *, size: int, min_px: int) -> bool:
+    """Add ``words`` (muted, regular) as a last line at the bottom of panel ``p`` when there is a
+    free line there below its items; whether it was added."""
+    if not words:
+        return False
+    lowest = p["y"]
+    for i in p["items"]:
+        if i.get("p") == "t":
+            lowest = max(lowest, i["y"] + i["s"] * 0.3)
+        elif i.get("p") == "r":
+            lowest = max(lowest, i["y"] + i["h"])
+        elif i.get("p") == "g":
+            lowest = max(lowest, max(i["pts"][1::2]))
+    pad = max(6, round(size * 0.5))
+    y = p["y"] + p["h"] - pad - size * 0.7
+    if y - size * 0.7 < lowest + size * 0.3:
+        return False
+    t, s = fit(words, p["w"] - 2 * pad, size, lang, weight="r", min_size=min_px)
+    p["items"] = p["items"] + [text(t, p["x"] + pad, y, s, "muted", lang=lang, weight="r")]
+    return True
+
+
+def _live_panel(ps: list[dict[str, Any]], regions: Mapping[str, Mapping[str, int]], snapshot: Mapping[str, Any],
+                lang: str, *, size: int, min_px: int) -> None:
+    """While a round is in progress the ``"live"`` panel takes the statistics' place in ``ps``."""
     if not isinstance(snapshot.get("in_progress"), Mapping) or "stats" not in regions:
         return
     r = dict(regions["stats"])

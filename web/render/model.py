@@ -51,12 +51,13 @@ def _note(roads: Sequence[Mapping[str, Any]], lang: str, size: int, min_px: int)
                                         weight="r", anchor="m")])
 
 
-def _embed_regions(opts: BoardOptions) -> tuple[dict[str, dict[str, int]], dict[str, int], int]:
-    """Regions of an embed: a header strip (name, shoe, round, last result) always, the roads in
-    what is left. Roads whose cells would be under :data:`MIN_CELL_PX` are left out (derived
-    roads first, then the bead plate), never drawn smaller."""
+def _embed_regions(opts: BoardOptions, band_h: int = 0) -> tuple[dict[str, dict[str, int]], dict[str, int], int]:
+    """Regions of an embed: a header strip (name, shoe, round, last result) always, then a live
+    band ``band_h`` px tall (:func:`web.render.live_panel.embed_band_height`), the roads in what
+    is left. Roads whose cells would be under :data:`MIN_CELL_PX` are left out (derived roads
+    first, then the bead plate), never drawn smaller."""
     w, h = opts.width, opts.height
-    head_h = max(round(opts.min_text * 2.2), round(h * 0.1))
+    head_h = max(round(opts.min_text * 2.2), round(h * 0.1)) + band_h
     m = max(2, round(min(w, h) * 0.01))
     wanted = list(opts.roads or layout.ROAD_NAMES)
     area_h = h - head_h - 2 * m
@@ -81,7 +82,7 @@ def _embed_regions(opts: BoardOptions) -> tuple[dict[str, dict[str, int]], dict[
     regions = {k: dict(v, y=v["y"] + top) for k, v in regions.items()}
     left = min((v["x"] for v in regions.values()), default=m)
     right = max((v["x"] + v["w"] for v in regions.values()), default=w - m)
-    head = {"x": left, "y": m, "w": right - left, "h": head_h - m}
+    head = {"x": left, "y": m, "w": right - left, "h": head_h - band_h - m}
     return regions, head, head_h
 
 
@@ -109,7 +110,8 @@ def board_model(snapshot: Mapping[str, Any], opts: BoardOptions, *, last_at: str
     }
     ps: list[dict[str, Any]] = []
     if opts.kind == "embed":
-        regions, head, head_h = _embed_regions(opts)
+        band_h = live_panel.embed_band_height(snapshot, opts.height, min_px)
+        regions, head, head_h = _embed_regions(opts, band_h)
         size = max(min_px, round(head["h"] * 0.5))
         split = head["w"] * 0.55
         ps.append(panels.header({**head, "w": round(split)}, snapshot, lang, title_px=size, sub_px=max(min_px, round(size * 0.8)),
@@ -119,6 +121,11 @@ def board_model(snapshot: Mapping[str, Any], opts: BoardOptions, *, last_at: str
                                      time_text=when, one_line=True, bg=None))
         model["roads"] = road_models(snapshot, regions, opts)
         text_px = size
+        if band_h:
+            gap = max(2, round(band_h * 0.06))
+            band = {"x": head["x"], "y": head["y"] + head["h"] + gap, "w": head["w"], "h": band_h - 2 * gap}
+            ps.append(live_panel.embed_band(band, snapshot, lang, min_px=min_px, now=now,
+                                            still_tz=tz if opts.still else None))
     else:
         lay = layout.board_layout(opts.width, opts.height, kind="board", columns=opts.columns)
         regions = lay["regions"]
@@ -143,7 +150,7 @@ def board_model(snapshot: Mapping[str, Any], opts: BoardOptions, *, last_at: str
         model["roads"] = road_models(snapshot, regions, opts)
         text_px = t["title"]
         live_panel.board_hook(ps, regions, snapshot, lang, title_px=max(min_px, t["title"]), size=lbl,
-                              min_px=min_px, now=now)
+                              min_px=min_px, now=now, still_tz=tz if opts.still else None)
     if not has_rounds(snapshot):
         note = _note(model["roads"], lang, max(min_px, text_px), min_px)
         if note:

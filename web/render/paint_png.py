@@ -6,7 +6,8 @@ proportions from the model's ``geom``). Anti-aliasing: each cell's marks are dra
 size at 4x as coverage masks, box-reduced and cached as one sprite, then pasted; text is
 FreeType-anti-aliased and shaped by raqm (:mod:`web.render.fonts`). :func:`encode_png` maps the
 image onto the theme's fixed 256-colour palette and writes it at zlib level 1 (chosen by
-measurement, bench/bench_png.py).
+measurement, bench/bench_png.py); the PNG routes paint straight onto that palette
+(``paint(model, indexed=True)``), the same pixels without mapping every one of them.
 """
 
 from __future__ import annotations
@@ -136,6 +137,40 @@ def _cell_layers(cell: Mapping[str, Any], pal: Mapping[str, RGB], glyphs: Mappin
     return tuple(layers)
 
 
+@functools.lru_cache(maxsize=2048)
+def _opaque(layers: tuple, size: int, back: RGB, left: RGB, top: RGB, corner: RGB) -> Image.Image:
+    """A road cell as an opaque RGB sprite: :func:`_sprite` over the cell's own background
+    (``back``, with the grid lines it starts with: ``left`` colour on its first column, ``top``
+    on its first row, ``corner`` where they meet), so painting it is a copy, not a blend: the
+    same pixels as blending the sprite over the painted grid, faster."""
+    base = Image.new("RGB", (size, size), back)
+    d = ImageDraw.Draw(base)
+    d.line((0, 0, 0, size - 1), fill=left)
+    d.line((0, 0, size - 1, 0), fill=top)
+    d.point((0, 0), fill=corner)
+    sprite = _sprite(layers, size)
+    base.paste(sprite, (0, 0), sprite)
+    return base
+
+
+def _paint_road_cell(img: Image.Image, cell: Mapping[str, Any], r: Mapping[str, Any], pal: Mapping[str, RGB],
+                     glyphs: Mapping[str, Any], lang: str, ox: int, oy: int) -> None:
+    """A cell of road region ``r`` (on its grid, whole pixels: :mod:`web.render.cells`), as an opaque sprite."""
+    s = int(cell["s"])
+    if s < 2:
+        return
+    x, y = round(cell["x"]), round(cell["y"])
+    if s != r["cell"] or (x - r["x"]) % s or (y - r["y"]) % s:  # not on the grid: blend it in
+        _paint_cell(img, cell, pal, glyphs, lang, ox, oy, pal["cell"])
+        return
+    major, grid = pal["grid_major"], pal["grid"]
+    left = major if x == r["x"] else grid  # the region's outline is drawn over its grid lines
+    top = major if y == r["y"] else grid
+    corner = major if major in (left, top) else grid
+    args = (_cell_layers(cell, pal, glyphs, lang, pal["cell"]), s, pal["cell"], left, top, corner)
+    img.paste(_opaque_indexed(*args, _theme_of(pal)) if img.mode == "P" else _opaque(*args), (x + ox, y + oy))
+
+
 def _paint_cell(img: Image.Image, cell: Mapping[str, Any], pal: Mapping[str, RGB], glyphs: Mapping[str, Any],
                 lang: str, ox: int, oy: int, halo: RGB) -> None:
     s = int(cell["s"])
@@ -143,7 +178,10 @@ def _paint_cell(img: Image.Image, cell: Mapping[str, Any], pal: Mapping[str, RGB
         return
     sprite = _sprite(_cell_layers(cell, pal, glyphs, lang, halo), s)
     x, y = round(cell["x"]) + ox, round(cell["y"]) + oy
-    img.paste(sprite, (x, y, x + s, y + s), sprite)
+    if img.mode == "P":
+        _blend_in(img, sprite, (x, y), pal)
+    else:
+        img.paste(sprite, (x, y, x + s, y + s), sprite)
 
 
 # --------------------------------------------------------------------------- model painting
@@ -171,8 +209,14 @@ def _items(img: Image.Image, d: ImageDraw.ImageDraw, items, pal, glyphs, lang: s
             if not it["t"]:
                 continue
             anchor = {"l": "ls", "m": "ms", "r": "rs"}[it["a"]]
-            fonts.draw_text(d, (it["x"] + ox, it["y"] + oy), it["t"], size=int(it["s"]), fill=pal[it["c"]], lang=lang,
-                            weight="regular" if it["w"] == "r" else "bold", anchor=anchor)
+            weight = "regular" if it["w"] == "r" else "bold"
+            if img.mode == "P":
+                mask, px, py = fonts.text_mask((it["x"] + ox, it["y"] + oy), it["t"], size=int(it["s"]), lang=lang,
+                                               weight=weight, anchor=anchor)
+                _blend_in(img, _ink(pal[it["c"]], mask), (px, py), pal)
+            else:
+                fonts.draw_text(d, (it["x"] + ox, it["y"] + oy), it["t"], size=int(it["s"]), fill=pal[it["c"]],
+                                lang=lang, weight=weight, anchor=anchor)
         elif p == "r":
             box = (it["x"] + ox, it["y"] + oy, it["x"] + ox + it["w"] - 1, it["y"] + oy + it["h"] - 1)
             if it.get("r"):
@@ -206,12 +250,13 @@ def paint_into(img: Image.Image, model: Mapping[str, Any], ox: int = 0, oy: int 
     for r in model.get("roads", []):
         _grid(d, r, pal, ox, oy)
         for c in r["cells"]:
-            _paint_cell(img, c, pal, glyphs, lang, ox, oy, pal["cell"])
+            _paint_road_cell(img, c, r, pal, glyphs, lang, ox, oy)
     if model.get("dim"):
         for r in model.get("roads", []):
             box = (r["x"] + ox, r["y"] + oy, r["x"] + ox + r["w"] + 1, r["y"] + oy + r["h"] + 1)
-            part = img.crop(box)
-            img.paste(Image.blend(Image.new("RGB", part.size, pal["background"]), part, DIM_ALPHA), box[:2])
+            part = img.crop(box).convert("RGB")
+            dimmed = Image.blend(Image.new("RGB", part.size, pal["background"]), part, DIM_ALPHA)
+            img.paste(_quantize(dimmed, _theme_of(pal)) if img.mode == "P" else dimmed, box[:2])
     for p in model.get("panels", []):
         if p["id"] != "banner":
             _items(img, d, p["items"], pal, glyphs, lang, ox, oy)
@@ -227,14 +272,131 @@ def paint_into(img: Image.Image, model: Mapping[str, Any], ox: int = 0, oy: int 
         _items(img, d, p["items"], pal, glyphs, lang, ox, oy)
 
 
-def paint(model: Mapping[str, Any]) -> Image.Image:
-    """The RGB image (``model["w"]`` x ``model["h"]`` px) of a board, tile or lobby model."""
-    img = Image.new("RGB", (int(model["w"]), int(model["h"])), palette(model["theme"])["background"])
+def paint(model: Mapping[str, Any], *, indexed: bool = False) -> Image.Image:
+    """The RGB image (``model["w"]`` x ``model["h"]`` px) of a board, tile or lobby model.
+
+    ``indexed``: a "P" image on the theme's fixed palette (:func:`theme_palette`) instead, what
+    :func:`encode_png` writes without mapping every pixel: flat areas are filled with palette
+    entries, cells pasted as sprites mapped once, and anti-aliased text and marks blended over
+    the pixels under them and mapped where they land. Every pixel equals the RGB image's mapped
+    onto the palette, except where anti-aliased edges overlap (a blend over a mapped pixel)."""
+    theme = model["theme"]
+    if not indexed:
+        img = Image.new("RGB", (int(model["w"]), int(model["h"])), palette(theme)["background"])
+    else:
+        pal_img = theme_palette(theme)
+        img = Image.new("P", (int(model["w"]), int(model["h"])), _index(theme, palette(theme)["background"]))
+        img.putpalette(pal_img.getpalette())
     paint_into(img, model)
     return img
 
 
+def _theme_of(pal: Mapping[str, RGB]) -> str:
+    return next(name for name in THEMES if palette(name) is pal or dict(palette(name)) == dict(pal))
+
+
+def _index(theme: str, colour: RGB) -> int:
+    """The palette index of a theme colour (its first entry)."""
+    flat = theme_palette(theme).getpalette()
+    for i in range(0, len(flat), 3):
+        if tuple(flat[i:i + 3]) == tuple(colour):
+            return i // 3
+    raise PaintError("theme", f"colour {colour!r} is not in the {theme!r} palette")  # pragma: no cover
+
+
+def _quantize(rgb: Image.Image, theme: str) -> Image.Image:
+    return rgb.quantize(palette=theme_palette(theme), dither=Image.Dither.NONE)
+
+
+@functools.lru_cache(maxsize=2048)
+def _opaque_indexed(layers: tuple, size: int, back: RGB, left: RGB, top: RGB, corner: RGB, theme: str) -> Image.Image:
+    """:func:`_opaque` mapped onto ``theme``'s palette once."""
+    return _quantize(_opaque(layers, size, back, left, top, corner), theme)
+
+
+_INK: "dict[tuple, tuple[Image.Image, Image.Image]]" = {}
+_INK_LOCK = threading.Lock()
+
+
+def _ink(colour: RGB, mask: Image.Image) -> Image.Image:
+    """Text coverage ``mask`` (one of :mod:`web.render.fonts`' cached masks) in ``colour`` as an
+    RGBA sprite, kept while that mask is (bounded)."""
+    key = (tuple(colour), id(mask))
+    with _INK_LOCK:
+        hit = _INK.get(key)
+    if hit is not None and hit[0] is mask:
+        return hit[1]
+    sprite = Image.new("RGBA", mask.size, tuple(colour) + (255,))
+    sprite.putalpha(mask)
+    with _INK_LOCK:
+        if len(_INK) >= 4096:
+            _INK.clear()
+        _INK[key] = (mask, sprite)
+    return sprite
+
+
+def _blend_in(img: Image.Image, sprite: Image.Image, at: tuple[int, int], pal: Mapping[str, RGB]) -> None:
+    """Composite RGBA ``sprite`` at ``at`` onto the "P" image ``img``: the pixels under it in
+    RGB, the sprite over them, mapped back onto the palette where the sprite has ink."""
+    x, y = at
+    box = (max(0, x), max(0, y), min(img.width, x + sprite.width), min(img.height, y + sprite.height))
+    if box[0] >= box[2] or box[1] >= box[3]:
+        return
+    under = img.crop(box)
+    low, high = under.getextrema()
+    if low == high and box == (x, y, x + sprite.width, y + sprite.height):  # on one flat colour: cached
+        done = _over_flat(sprite, low, _theme_of(pal))
+        img.paste(done[0], box[:2], done[1])
+        return
+    part = under.convert("RGB")
+    piece = sprite.crop((box[0] - x, box[1] - y, box[2] - x, box[3] - y))
+    part.paste(piece, (0, 0), piece)
+    img.paste(_quantize(part, _theme_of(pal)), box[:2], _coverage(piece))
+
+
+_ANY = [0] + [255] * 255
+_FLAT: "dict[tuple, tuple[Image.Image, Image.Image, Image.Image]]" = {}
+
+
+def _over_flat(sprite: Image.Image, index: int, theme: str) -> tuple[Image.Image, Image.Image]:
+    """``(mapped sprite, coverage mask)`` of RGBA ``sprite`` over palette entry ``index`` (kept
+    while that sprite object is, bounded)."""
+    key = (id(sprite), index, theme)
+    with _INK_LOCK:
+        hit = _FLAT.get(key)
+    if hit is not None and hit[0] is sprite:
+        return hit[1], hit[2]
+    flat = theme_palette(theme).getpalette()[3 * index: 3 * index + 3]
+    part = Image.new("RGB", sprite.size, tuple(flat))
+    part.paste(sprite, (0, 0), sprite)
+    out = (sprite, _quantize(part, theme), _coverage(sprite))
+    with _INK_LOCK:
+        if len(_FLAT) >= 4096:
+            _FLAT.clear()
+        _FLAT[key] = out
+    return out[1], out[2]
+
+
+def _coverage(piece: Image.Image) -> Image.Image:
+    """An "L" mask of the pixels a sprite changes (alpha above 0: 255, else 0)."""
+    return piece.getchannel("A").point(_ANY)
+
+
 # --------------------------------------------------------------------------- encoding
+
+def _slot_distance(c: RGB, of: RGB) -> int:
+    """Squared distance from colour ``c`` to the low corner of the palette-cache slot of ``of``."""
+    return sum((c[k] - (of[k] & ~3)) ** 2 for k in range(3))
+
+
+def _steals(c: RGB, kept: list[RGB]) -> bool:
+    """Would palette entry ``c`` take the pixels of a colour in ``kept``? Pillow maps a pixel
+    through a cache of 4x4x4 colour slots, each slot to the entry nearest its low corner
+    (``4 * (v // 4)`` per channel; Pillow's ``Palette.c``), so an entry nearer that corner than
+    the colour itself would: such entries are left out of the palette, and every theme colour
+    comes out of the PNG exact (tests/web/test_png_paint.py)."""
+    return any(_slot_distance(c, b) <= _slot_distance(b, b) for b in kept)
+
 
 _PALETTES: dict[str, Image.Image] = {}
 _PALETTE_LOCK = threading.Lock()
@@ -243,9 +405,10 @@ _PALETTE_LOCK = threading.Lock()
 def theme_palette(theme: str) -> Image.Image:
     """A 256-colour palette image ("P") for boards in ``theme`` (built once, cached).
 
-    Slots: every colour of the theme exactly (flat areas keep their true colour), then the rest
-    chosen (fast octree) from the anti-aliasing ramps between every colour drawn and every
-    colour it is drawn on, the dimmed roads included. Mapping a board onto this fixed palette
+    Slots: every colour of the theme exactly (flat areas keep their true colour, and the PNG
+    gives it back exact: no other entry takes its pixels, :func:`_steals`), the dimmed road
+    colours, then the rest chosen (fast octree) from the anti-aliasing ramps between every
+    colour drawn and every colour it is drawn on. Mapping a board onto this fixed palette
     takes a few ms where an adaptive quantisation of a 1080p image takes ~25 ms.
     """
     with _PALETTE_LOCK:
@@ -259,7 +422,8 @@ def theme_palette(theme: str) -> Image.Image:
             base.append(pal[name])
     bg = pal["background"]
     dimmed = [tuple(round(bg[k] + (c[k] - bg[k]) * DIM_ALPHA) for k in range(3)) for c in base]
-    base += [c for c in dimmed if c not in base][: 64]
+    theme_colours = list(base)
+    base += [c for c in dimmed if c not in base and not _steals(c, theme_colours)][: 64]
     backs = [pal[n] for n in ("background", "panel", "cell", "badge", "banker", "player", "tie", "natural", "repeat",
                               "break", "offline")]
     steps = 24
@@ -273,7 +437,12 @@ def theme_palette(theme: str) -> Image.Image:
                 px[i, row] = tuple(round(b[k] + (fg[k] - b[k]) * a) for k in range(3))
             row += 1
     ramps = swatch.quantize(256 - len(base), method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    extra = ramps.getpalette()[: 3 * (256 - len(base))]
+    flat_ramps = ramps.getpalette()[: 3 * (256 - len(base))]
+    extra: list[int] = []
+    for i in range(0, len(flat_ramps), 3):
+        c = tuple(flat_ramps[i:i + 3])
+        if not _steals(c, base):
+            extra += c
     flat = [c for colour in base for c in colour] + extra
     flat += [0] * (768 - len(flat))
     img = Image.new("P", (1, 1))
@@ -284,18 +453,22 @@ def theme_palette(theme: str) -> Image.Image:
 
 
 def encode_png(image: Image.Image, *, theme: str = "dark", encoding: str = DEFAULT_ENCODING,
-               compress_level: int = PNG_COMPRESS_LEVEL) -> bytes:
+               compress_level: int = PNG_COMPRESS_LEVEL, compress_type: int | None = None) -> bytes:
     """PNG bytes of a board ``image`` painted in ``theme``: ``encoding`` ``"palette"`` (the theme's
     fixed palette, no dithering), ``"rgb"`` (24-bit, exact) or ``"adaptive"``; ``compress_level``
-    0-9. Raises :class:`PaintError` (field ``encoding`` or ``theme``) for unknown values."""
+    0-9; ``compress_type``: a zlib strategy (``zlib.Z_RLE``, ``zlib.Z_FIXED``...; ``None``: the
+    default, which measured fastest, bench/bench_png.py). Raises :class:`PaintError` (field
+    ``encoding`` or ``theme``) for unknown values."""
     if encoding not in ENCODINGS:
         raise PaintError("encoding", f"unknown PNG encoding {encoding!r}; expected one of {', '.join(ENCODINGS)}")
     if encoding == "palette":
         if theme not in THEMES:
             raise PaintError("theme", f"unknown theme {theme!r}; expected one of {', '.join(THEMES)}")
-        image = image.quantize(palette=theme_palette(theme), dither=Image.Dither.NONE)
+        if image.mode != "P":  # paint(..., indexed=True) is on the palette already
+            image = image.quantize(palette=theme_palette(theme), dither=Image.Dither.NONE)
     elif encoding == "adaptive":
         image = image.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     buf = io.BytesIO()
-    image.save(buf, format="PNG", compress_level=compress_level)
+    extra = {} if compress_type is None else {"compress_type": int(compress_type)}
+    image.save(buf, format="PNG", compress_level=compress_level, optimize=False, **extra)
     return buf.getvalue()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Mapping, Sequence
 
+from web import i18n
 from web.render import fonts, prims
 from web.render.cells import DERIVED_COLOURS, DERIVED_SHAPES, WINNER_COLOURS
 from web.render.bets import next_bet_line, side_bet_lines, side_bets
@@ -31,8 +32,10 @@ def header(r: dict[str, int], snap: Mapping[str, Any], lang: str, *, title_px: i
     if snap.get("round") is not None:
         parts.append(label("ui.round_n", lang, n=snap["round"]))
     variant = snap.get("variant")
-    if not one_line and isinstance(variant, Mapping) and variant.get("name"):
-        parts.append(str(variant["name"]))
+    game = i18n.variant_name(variant, lang if lang in i18n.LANGUAGES else i18n.DEFAULT_LANGUAGE) \
+        if not one_line and isinstance(variant, Mapping) else ""
+    if game:
+        parts.append(game)
     if snap.get("past"):
         parts.append(label("ui.past_shoe", lang))
     sub = "  ·  ".join(parts)

@@ -48,7 +48,9 @@ class BoardOptions:
     (embed: the roads to show, ``None`` all), big-road ``columns`` (``None``: as many as fit),
     ``lang`` (``web.i18n.LANGUAGES``), ``theme`` (``web.render.theme.THEMES``), ``bead``
     (:data:`web.render.cells.BEAD_CONTENT`), ``patterns`` (good roads to highlight, ``None``:
-    :data:`roads.good_roads.HIGHLIGHTED_BY_DEFAULT`), ``min_text`` (smallest text px)."""
+    :data:`roads.good_roads.HIGHLIGHTED_BY_DEFAULT`), ``min_text`` (smallest text px), ``still``
+    (an image, which cannot tick: a betting countdown is said as the venue time betting closes,
+    :func:`web.render.live_panel.state_words`)."""
 
     kind: str = "board"
     width: int = 1920
@@ -60,6 +62,7 @@ class BoardOptions:
     bead: str = "letters"
     patterns: tuple[str, ...] | None = None
     min_text: int = MIN_TEXT_PX
+    still: bool = False
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     def check(self) -> "BoardOptions":

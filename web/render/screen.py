@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from web import i18n
 from web.render import cells as cells_mod
 from web.render import layout, live_panel, panels
 from web.render.cells import GEOMETRY
@@ -72,19 +73,54 @@ def tile_geometry(w: int, h: int, *, min_text: int, screen: bool) -> dict[str, A
     if bead_cols:
         regions["bead_plate"] = _grid(x0 + cols * c + pad, y, bead_cols, 6, c)
     y += 6 * c + pad
-    # derived roads under the big road, side by side, when their cells are still full size
+    # what is left above the side-bet line and the badges (a tall, portrait tile) takes, in turn,
+    # the bead plate under the big road (when not beside it), the derived roads side by side, a
+    # game line (game, dealer, limits) and a second side-bet line; every road cell >= min_cell
+    span_w = (cols + bead_cols) * c
     half = c // 2
-    spare = h - y - (band + badge_band + 2 * pad)
-    if half >= min_cell and spare >= 6 * half + pad:
-        third = (cols + bead_cols) * c // 3
-        dcols = max(1, third // half)
+
+    def spare() -> int:
+        return h - y - (band + badge_band + 2 * pad)
+
+    if not bead_cols and spare() >= 6 * c + pad and span_w // c >= 6:
+        regions["bead_plate"] = _grid(x0, y, span_w // c, 6, c)
+        y += 6 * c + pad
+    d = half if half >= min_cell else layout._even(min(c, (spare() - pad) / 6))
+    third = span_w // 3
+    dcols = (third - (pad if d != half else 0)) // max(1, d)
+    if d >= min_cell and spare() >= 6 * d + pad and (d == half or dcols >= 6):
         for i, name in enumerate(cells_mod.DERIVED_SHAPES):
-            regions[name] = _grid(x0 + i * (third + 0), y, dcols, 6, half)
-        y += 6 * half + pad
-    regions["side_bet"] = {"x": pad, "y": y, "w": inner_w, "h": band}
-    y += band
+            regions[name] = _grid(x0 + i * third, y, dcols, 6, d)
+        y += 6 * d + pad
+    two = spare() >= band
+    regions["side_bet"] = {"x": pad, "y": y, "w": inner_w, "h": band * (2 if two else 1), "lines": 2 if two else 1}
+    y += band * (2 if two else 1)
+    line = round(small * 1.5)
+    if spare() >= line:
+        regions["game"] = {"x": pad, "y": y, "w": inner_w, "h": line}
+        y += line
     regions["badges"] = {"x": pad, "y": y, "w": inner_w, "h": badge_band}
-    return {"cell": c, "big": big, "small": small, "pad": pad, "regions": regions}
+    return {"cell": c, "big": big, "small": small, "pad": pad, "band": band, "regions": regions}
+
+
+def _side_bet_items(r: Mapping[str, int], snapshot: Mapping[str, Any], lang: str, big: int,
+                    band: int) -> list[dict[str, Any]]:
+    """The side-bet line of a tile (:func:`web.render.bets.next_bet_line`) in band ``r``: one line,
+    or, when ``r`` has room for two and the full words would not fit on one, those words broken
+    at a space onto two lines (both at ``big`` px)."""
+    full, colour = panels.next_bet_line(snapshot, lang)
+    if r.get("lines", 1) >= 2 and panels.prims.width(full, big, lang) > r["w"]:
+        words = full.split(" ")
+        # at the " · " before the rounds left (the dot dropped), else at the last space that fits
+        cuts = [tuple(full.rsplit(" · ", 1))] if " · " in full else []
+        cuts += [(" ".join(words[:k]), " ".join(words[k:])) for k in range(len(words) - 1, 0, -1)]
+        for first, second in cuts:
+            if panels.prims.width(first, big, lang) <= r["w"] and panels.prims.width(second, big, lang) <= r["w"]:
+                return [text(first, r["x"], r["y"] + band / 2, big, colour, lang=lang),
+                        text(second, r["x"], r["y"] + band * 1.5, big, colour, lang=lang)]
+    line, colour = panels.next_bet_line(snapshot, lang, width=r["w"], size=big)
+    lt, ls = fit(line, r["w"], big, lang, min_size=big)
+    return [text(lt, r["x"], r["y"] + min(band, r["h"]) / 2, ls, colour, lang=lang)]
 
 
 def tile_model(snapshot: Mapping[str, Any], opts: Any, *, last_at: str | None = None, tz: str = "UTC",
@@ -100,7 +136,7 @@ def tile_model(snapshot: Mapping[str, Any], opts: Any, *, last_at: str | None = 
     g = tile_geometry(opts.width, opts.height, min_text=min_px, screen=screen)
     regs, big, small = g["regions"], g["big"], g["small"]
     when = venue_time(last_at, tz)
-    st_words, st_colour, st_extra = live_panel.tile_state_text(snapshot, lang, now)
+    st_words, st_colour, st_extra = live_panel.tile_state_text(snapshot, lang, now, still_tz=tz if opts.still else None)
     ps: list[dict[str, Any]] = []
     # line 1: name left, last result right (winner's colour)
     l1 = regs["line1"]
@@ -130,7 +166,9 @@ def tile_model(snapshot: Mapping[str, Any], opts: Any, *, last_at: str | None = 
                                    if snapshot.get("round") is not None else "") if x)
     tw = 0.0
     if st_words:  # the table's state (a betting countdown) where the time of the last result goes
-        tt, ts = fit(st_words, l2["w"] * 0.5, big, lang, min_size=min_px)
+        keep = panels.prims.width(label("ui.round_n", lang, n=snapshot.get("round")), big, lang) + g["pad"] \
+            if snapshot.get("round") is not None else 0.0  # the round number keeps its room
+        tt, ts = fit(st_words, max(l2["w"] * 0.35, min(l2["w"] * 0.62, l2["w"] - keep - 1)), big, lang, min_size=min_px)
         tw = panels.prims.width(tt, ts, lang)
         item = text(tt, l2["x"] + l2["w"], l2["y"] + l2["h"] / 2, ts, st_colour, lang=lang, anchor="r")
         item.update(st_extra)
@@ -141,6 +179,8 @@ def tile_model(snapshot: Mapping[str, Any], opts: Any, *, last_at: str | None = 
         ps.append(panel("time", {**l2, "x": l2["x"] + l2["w"] - round(tw), "w": round(tw)}, None,
                         [text(tt, l2["x"] + l2["w"], l2["y"] + l2["h"] / 2, ts, "muted", lang=lang, weight="r",
                               anchor="r")]))
+    if snapshot.get("round") is not None and panels.prims.width(sub, big, lang) > l2["w"] - tw - g["pad"]:
+        sub = label("ui.round_n", lang, n=snapshot.get("round"))  # the round matters more than the shoe
     st, ss = fit(sub, l2["w"] - tw - g["pad"], big, lang, min_size=big)
     ps.insert(len(ps) - (1 if when or st_words else 0), panel("line2", l2, None,
                                                    [text(st, l2["x"], l2["y"] + l2["h"] / 2, ss, "muted", lang=lang)]))
@@ -151,18 +191,29 @@ def tile_model(snapshot: Mapping[str, Any], opts: Any, *, last_at: str | None = 
         t, s = fit(label("ui.no_rounds_yet", lang), br["w"] * 0.9, small, lang, weight="r", min_size=min_px)
         ps.append(panel("note", br, None, [text(t, br["x"] + br["w"] / 2, br["y"] + br["h"] / 2, s, "muted",
                                                  lang=lang, weight="r", anchor="m")]))
-    # the side bet closing next
+    # the side bet closing next (on two lines where the tile has room and one line would shorten
+    # it; a second line it does not need shows the game instead)
     sb = regs["side_bet"]
-    line, colour = panels.next_bet_line(snapshot, lang)
-    lt, ls = fit(line, sb["w"], big, lang, min_size=big)
-    live_items = live_panel.tile_live_items(sb, snapshot, lang, size=big, min_px=min_px)
-    ps.append(panel("side_bet", sb, None, live_items if live_items is not None else
-                    [text(lt, sb["x"], sb["y"] + sb["h"] / 2, ls, colour, lang=lang)]))
+    live_items = live_panel.tile_live_items({**sb, "h": min(sb["h"], g["band"])}, snapshot, lang, size=big,
+                                            min_px=min_px)
+    sb_items = _side_bet_items(sb, snapshot, lang, big, g["band"]) if live_items is None else live_items
+    ps.append(panel("side_bet", sb, None, sb_items))
+    dl = live_panel.dealer_limits(snapshot.get("state") if isinstance(snapshot.get("state"), Mapping) else None, lang)
+    game = i18n.variant_name(snapshot.get("variant"), lang) if isinstance(snapshot.get("variant"), Mapping) else ""
+    gr = regs.get("game")
+    if gr is None and sb.get("lines", 1) >= 2 and len(sb_items) == 1:
+        gr = {"x": sb["x"], "y": sb["y"] + g["band"], "w": sb["w"], "h": sb["h"] - g["band"]}
+    if gr is not None:  # the game, dealer and limits (a tall tile)
+        words = "  ·  ".join(x for x in (game, dl) if x)
+        gt, gs = fit(words, gr["w"], small, lang, weight="r", min_size=min_px)
+        ps.append(panel("game", gr, None, [text(gt, gr["x"], gr["y"] + gr["h"] / 2, gs, "muted", lang=lang,
+                                                weight="r")] if words else []))
+        game = dl = ""
+    dl = "  ·  ".join(x for x in (game, dl) if x)  # else where the good roads go when there are none
     # good roads this screen highlights
     bd = regs["badges"]
     names = panels.good_road_names(snapshot, lang, opts.highlight)
-    dl = live_panel.dealer_limits(snapshot.get("state") if isinstance(snapshot.get("state"), Mapping) else None, lang)
-    if dl and not names:  # dealer and limits where the good roads go when there are none
+    if dl and not names:  # game, dealer and limits where the good roads go when there are none
         dt, ds = fit(dl, bd["w"], small, lang, weight="r", min_size=min_px)
         ps.append(panel("badges", bd, None, [text(dt, bd["x"], bd["y"] + bd["h"] / 2, ds, "muted", lang=lang,
                                                   weight="r")]))

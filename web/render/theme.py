@@ -56,7 +56,7 @@ _DARK: dict[str, RGB] = {
 _LIGHT: dict[str, RGB] = {
     "background": (232, 235, 240),
     "panel": (255, 255, 255),
-    "panel_edge": (213, 218, 225),
+    "panel_edge": (216, 220, 228),  # (213, 218, 225) shared the grid's PNG palette slot (paint_png._steals)
     "cell": (255, 255, 255),
     "grid": (211, 216, 223),
     "grid_major": (184, 191, 202),
