@@ -105,21 +105,24 @@
     var key = one ? "one" : (boot.ws[o] ? o : "landscape");
     if (key === subscribed) return;
     var ws = one ? boot.ws : boot.ws[key], full = one || !boot.full ? boot.full : boot.full[key];
+    var modelUrl = one ? boot.modelUrl : orientUrl(key); // (asked while offline: it follows the topic again)
     if (subscribed === null) {
       window.__roadsLive = LiveSocket.watch({
-        ws: ws, full: full, modelUrl: boot.modelUrl, keepaliveS: boot.keepaliveS, tz: boot.tz, svg: svg,
+        ws: ws, full: full, modelUrl: modelUrl, keepaliveS: boot.keepaliveS, tz: boot.tz, svg: svg,
         state: state, show: show, offlineText: function () { var m = current(); return m.offline && m.offline.text; }
       });
     } else if (window.__roadsLive) {
-      window.__roadsLive = window.__roadsLive.retarget(ws, full);
+      window.__roadsLive = window.__roadsLive.retarget(ws, full, modelUrl);
     }
     subscribed = key;
     if (!one && boot.full) follow(key);
   }
 
+  function orientUrl(o) { return boot.modelUrl + (boot.modelUrl.indexOf("?") >= 0 ? "&" : "?") + "orient=" + o; }
+
   function follow(o) {
     state.follows = (state.follows || 0) + 1;
-    fetch(boot.modelUrl + (boot.modelUrl.indexOf("?") >= 0 ? "&" : "?") + "orient=" + o, { cache: "no-store" })
+    fetch(orientUrl(o), { cache: "no-store" })
       .then(function (r) { return r.ok ? r.json() : null; }).then(function (doc) {
         var held = state.models[o];
         if (doc && doc.models && doc.models[o] && (!held || doc.models[o].version >= held.version)) show(doc);

@@ -28,8 +28,9 @@
  * .offline-text says since when (venue time zone tz), and modelUrl is asked every 3 s
  * (state.fetches); the first answer or frame clears it, shows the document and reconnects.
  * state.status and <html data-live> follow the socket. Returns the started LiveSocket, or null
- * without ws or WebSocket; its .retarget(ws, full) stops it and returns a started LiveSocket of
- * another topic watched the same way (a table page whose viewport turned).
+ * without ws or WebSocket; its .retarget(ws, full, modelUrl) stops it and returns a started
+ * LiveSocket of another topic watched the same way (a table page whose viewport turned; modelUrl,
+ * if given, is the one asked while offline from then on).
  */
 (function (global) {
   "use strict";
@@ -198,8 +199,9 @@
     }
 
     var keepMs = (opts.keepaliveS || 20) * 1000;
-    function open(ws, full) { // the watched socket, or (retarget) another topic's in its place
+    function open(ws, full, modelUrl) { // the watched socket, or (retarget) another topic's in its place
       if (live) live.stop();
+      if (modelUrl) opts.modelUrl = modelUrl;
       live = new LiveSocket(ws, {
         fullUrl: full,
         idleMs: keepMs * 3,
