@@ -65,10 +65,13 @@ def epoch(message: Message) -> Any:
     return doc.get("shoe") if type(doc) is dict else None
 
 
-def delta_ops(message: Message) -> list[list[Any]] | None:
-    """The :mod:`web.delta` operations from the message's base to it, or ``None`` when the
-    message has no delta (see the module docstring; the size rule is applied by the cache)."""
-    base = message.base
+def delta_ops(message: Message, base: Message | None = None) -> list[list[Any]] | None:
+    """The :mod:`web.delta` operations from ``base`` (default: the message's base) to it, or
+    ``None`` when the message has no delta (see the module docstring; the size rule is applied
+    by the cache). The hub drops a message's base two publishes later (:meth:`web.hub.Hub.publish`),
+    so a caller that also writes the base version reads ``message.base`` once and passes it."""
+    if base is None:
+        base = message.base
     if base is None or epoch(message) != epoch(base):
         return None
     if message.ops is not None:
@@ -136,9 +139,10 @@ class FrameCache:
         if not entry.delta_done:
             with entry.lock:
                 if not entry.delta_done:
-                    ops = delta_ops(entry.message)
+                    base = entry.message.base  # read once: the hub may drop it meanwhile
+                    ops = delta_ops(entry.message, base) if base is not None else None
                     if ops is not None:
-                        text = delta_text(topic, entry.message, ops)
+                        text = delta_text(topic, entry.message, ops, base.version)  # type: ignore[union-attr]
                         # Never send a delta bigger than the snapshot frame (60 bytes: its envelope);
                         # a small one is never bigger, and the payload may not even be built yet.
                         if len(text) <= SMALL_DELTA_BYTES or len(text) < len(entry.message.payload) + 60:

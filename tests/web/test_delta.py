@@ -161,6 +161,29 @@ def test_documents_given_as_bytes_only_are_decoded_for_the_delta():
     assert delta == {"type": "delta", "topic": "lobby", "base": 1, "version": 2, "ops": [["m", [0], {"round": 2}]]}
 
 
+def test_a_delta_names_the_base_it_was_diffed_from_even_if_the_hub_drops_that_base_meanwhile(monkeypatch):
+    # Two newer publishes drop a message's base (the hub keeps three messages alive). A frame
+    # builder that diffed from the base and then read the message's base version again sent
+    # {"base": null} (seen once as "delta from None" in tests/web/test_ws.py under load).
+    import web.frames as frames_module
+
+    hub, frames = Hub(), FrameCache()
+    hub.publish("lobby", 1, b'{"round":1}')
+    m2 = hub.publish("lobby", 2, b'{"round":2}')
+    real_diff = frames_module.diff
+
+    def diff_then_two_publishes(old, new):
+        ops = real_diff(old, new)
+        hub.publish("lobby", 3, b'{"round":3}')
+        hub.publish("lobby", 4, b'{"round":4}')  # m2.base is now None
+        return ops
+
+    monkeypatch.setattr(frames_module, "diff", diff_then_two_publishes)
+    delta = json.loads(frames.text_for("lobby", m2, 1))
+    assert m2.base is None
+    assert delta == {"type": "delta", "topic": "lobby", "base": 1, "version": 2, "ops": [["m", [], {"round": 2}]]}
+
+
 def test_hub_keeps_at_most_three_messages_of_a_topic_alive():
     hub = Hub()
     for v in range(1, 6):
