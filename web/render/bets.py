@@ -8,9 +8,12 @@ Words from the catalogue (``side.*``, ``bet.*``), sized with the bundled fonts.
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Mapping, Sequence
 
-from web.render import prims
+import orjson
+
+from web.render import fonts, prims
 from web.render.prims import fit, label, line_height, panel, text
 
 BET_GROUPS: tuple[tuple[str, frozenset[str]], ...] = (
@@ -121,8 +124,19 @@ def side_bets(r: dict[str, int], snap: Mapping[str, Any], lang: str, *, size: in
     """The side bets under a "Side bets" title, one row per state (:func:`side_bet_rows`): the
     bets' names on the left (regular, wrapped at spaces only when they do not fit beside the
     state), the state on the right in bold ("38 left", in the warning colour when few rounds are
-    left). All at one size: the largest (down to ``min_px``) at which every row fits."""
-    rows = side_bet_rows(snap.get("side_bets") or [], lang)
+    left). All at one size: the largest (down to ``min_px``) at which every row fits. Laid out once
+    per set of rows, region and options (cached until :func:`web.render.fonts.reset_caches`: many
+    tables and versions show the same side bets); the items returned are fresh copies."""
+    key = orjson.dumps(snap.get("side_bets") or [], option=orjson.OPT_SORT_KEYS)
+    items = _side_bets_items(key, lang, (r["x"], r["y"], r["w"], r["h"]), size, min_px, title)
+    return panel(pid, r, bg, [dict(item) for item in items])
+
+
+@functools.lru_cache(maxsize=4096)
+def _side_bets_items(key: bytes, lang: str, region: tuple[int, int, int, int], size: int, min_px: int,
+                     title: bool) -> tuple[dict[str, Any], ...]:
+    r = dict(zip(("x", "y", "w", "h"), region))
+    rows = side_bet_rows(orjson.loads(key), lang)
     if not rows:
         rows = [(label("side.none", lang), "", "", "muted")]
     pad = max(4, round(size * 0.5))
@@ -172,7 +186,7 @@ def side_bets(r: dict[str, int], snap: Mapping[str, Any], lang: str, *, size: in
             lt, ls = fit(part, room if i == 0 else w, s, lang, weight="r", min_size=min_px)
             items.append(text(lt, x, y, ls, "muted" if colour == "muted" else "text", lang=lang, weight="r"))
             y += pitch
-    return panel(pid, r, bg, items)
+    return tuple(items)
 
 
 def next_bet_line(snap: Mapping[str, Any], lang: str, *, width: float | None = None,
@@ -201,3 +215,6 @@ def next_bet_line(snap: Mapping[str, Any], lang: str, *, width: float | None = N
     if width is not None and size is not None:
         texts = [t for t in texts if prims.width(t, size, lang) <= width] or texts[-1:]
     return texts[0], _line_colour(ln)
+
+
+fonts.DEPENDENT_CACHES.append(_side_bets_items)

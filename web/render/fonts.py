@@ -427,9 +427,17 @@ def _middle_metrics(text: str, size: int, lang: str, weight: str) -> tuple[float
     return asc, desc
 
 
+DEPENDENT_CACHES: list[Any] = []
+"""``functools.lru_cache`` functions of other modules whose results depend on the fonts (text
+fitting, legends, glyph tables of :mod:`web.render.prims`, ``panels``, ``pieces``); cleared with
+:func:`reset_caches`."""
+
+
 def reset_caches() -> None:
-    """Forget every cached font choice, width and text mask (after fonts are added or removed)."""
-    for fn in (_extra_font_dir, font_chain, coverage, get_font, _runs, _text_width, _font_metrics, _text_sprite, _middle_metrics):
+    """Forget every cached font choice, width and text mask (after fonts are added or removed),
+    and what was measured with them (:data:`DEPENDENT_CACHES`)."""
+    for fn in (_extra_font_dir, font_chain, coverage, get_font, _runs, _text_width, _font_metrics, _text_sprite,
+               _middle_metrics, *DEPENDENT_CACHES):
         fn.cache_clear()
 
 
