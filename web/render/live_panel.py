@@ -414,8 +414,30 @@ def board_hook(ps: list[dict[str, Any]], regions: Mapping[str, Mapping[str, int]
     _live_panel(ps, regions, snapshot, lang, size=size, min_px=min_px)
     if dropped:
         target = next((p for p in ps if p["id"] in ("live", "stats")), None)
-        if target is not None:
-            bottom_line(target, dropped, lang, size=size, min_px=min_px)
+        if target is not None and not bottom_line(target, dropped, lang, size=size, min_px=min_px) \
+                and target["id"] == "live":
+            beside_round(target, state, lang, size=size, min_px=min_px)
+
+
+def beside_round(p: dict[str, Any], state: Mapping[str, Any], lang: str, *, size: int, min_px: int) -> bool:
+    """Put the dealer (and the limits where they fit too) at the right end of the "Round 21"
+    line of the live panel ``p`` (:func:`board_live_panel`): a portrait board's live panel has
+    no free line for them, and the dealer stays in sight all round. Whether something was added."""
+    first = next((i for i in p["items"] if i.get("p") == "t"), None)
+    if first is None:
+        return False
+    pad = max(6, round(size * 0.5))
+    right = p["x"] + p["w"] - pad
+    room = right - (first["x"] + panels.prims.width(first["t"], first["s"], lang, first["w"])) - size
+    parts = dealer_limit_parts(state, lang)
+    px = min(size, max(min_px, first["s"]))
+    for words in ("  ·  ".join(parts), *parts):
+        if words and panels.prims.width(words, px, lang, "r") <= room:
+            item = text(words, right, first["y"], px, "muted", lang=lang, weight="r", anchor="r")
+            item["y"] = first["y"]  # on the title's baseline
+            p["items"] = p["items"] + [item]
+            return True
+    return False
 
 
 def bottom_line(p: dict[str, Any], words: str, lang: str, *, size: int, min_px: int) -> bool:
