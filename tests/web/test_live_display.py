@@ -160,3 +160,21 @@ def test_a_new_shoe_says_so_and_waits_for_its_first_round_once():
     m = board_model(dict(BASE, shoe=2, round=0), BoardOptions(), now=1000.0)
     assert "Shoe 2  ·  New shoe  ·  Insurance Baccarat" in words(m) and not any("Round 0" in w for w in words(m))
     assert words(m).count("Waiting for the first round") == 1
+
+
+def test_a_portrait_board_mid_round_keeps_the_dealer_beside_the_round_of_its_live_panel():
+    """1080x1920 while dealing: the header has no room for the dealer, the live panel no free
+    line; the dealer goes on the live panel's "Round 1" line, right-aligned, on its baseline."""
+    from web.render import prims
+
+    snap = dict(BASE, name="บาคาร่าประกัน 3", state=dict(STATE, state="dealing", closes_at=None),
+                in_progress=ip(["4S", "2H"], ["KD", "5C"], 6, 5, "banker"))
+    m = board_model(snap, BoardOptions(width=1080, height=1920), now=1000.0)
+    live = next(p for p in m["panels"] if p["id"] == "live")
+    said = texts(m, "live")
+    dealer = [i for i in said if i["t"].startswith("Dealer Anna")]
+    assert len(dealer) == 1 and dealer[0]["y"] == said[0]["y"] and said[0]["t"] == "Round 1"
+    assert dealer[0]["a"] == "r" and dealer[0]["x"] <= live["x"] + live["w"]
+    left_end = said[0]["x"] + prims.width("Round 1", said[0]["s"], "en", "r")
+    assert dealer[0]["x"] - prims.width(dealer[0]["t"], dealer[0]["s"], "en", "r") > left_end
+    assert not any("Dealer" in i["t"] for i in texts(m, "header"))

@@ -197,7 +197,8 @@ def next_bet_line(snap: Mapping[str, Any], lang: str, *, width: float | None = N
     others counted, "Naturals and 3 more close at round 50 · 12 left" (two: "Big, Small close
     at ..."); where that does not fit ``width`` px at ``size`` px (bold; both given, else the
     longest), "Naturals +3 close at round 50 · 12 left", "Naturals close at round 50 · 12 left",
-    "Naturals +3 · 12 left", then "Naturals · 12 left"."""
+    "Naturals +3 · 12 left", then "Naturals · 12 left" (open all shoe: "Pairs +2 · All shoe", "Pairs ·
+    All shoe")."""
     lines = side_bet_lines(snap.get("side_bets") or [], lang)
     if not lines:
         return label("side.none", lang), "muted"
@@ -212,6 +213,9 @@ def next_bet_line(snap: Mapping[str, Any], lang: str, *, width: float | None = N
     if ln["state"] == "closes":  # shortest: the rounds left only, "Naturals +3 · 12 left", "Naturals · 12 left"
         left = label("side.left", lang, n=ln["left"])
         texts += [f"{names[-2]} · {left}", f"{parts[0]} · {left}"] if more else [f"{parts[0]} · {left}"]
+    if ln["state"] == "open":  # shortest: "Pairs +2 · All shoe", "Pairs · All shoe"
+        whole = label("side.open_short", lang)
+        texts += [f"{names[-1]} · {whole}", f"{parts[0]} · {whole}"] if more else [f"{parts[0]} · {whole}"]
     if width is not None and size is not None:
         texts = [t for t in texts if prims.width(t, size, lang) <= width] or texts[-1:]
     return texts[0], _line_colour(ln)

@@ -25,6 +25,7 @@ import math
 from typing import Any, Mapping, Sequence
 
 from web.render import panels
+from web.render.countdown import fit_state, widest_state
 from web.render.pieces import venue_time
 from web.render.prims import fit, label, panel, rect, text
 
@@ -66,7 +67,7 @@ def amount(v: Any) -> str:
 
 
 def state_words(state: Mapping[str, Any] | None, lang: str, now: float, *,
-                still_tz: str | None = None) -> tuple[str, str, dict[str, Any]]:
+                still_tz: str | None = None, short: int = 0) -> tuple[str, str, dict[str, Any]]:
     """``(words, colour, extra keys of the text primitive)`` of the table's state: "Bets close
     in 12 s" (with the countdown keys), "Betting", "Shuffling", "Closed"...; ``("", ...)`` when
     the state is not known.
@@ -74,60 +75,27 @@ def state_words(state: Mapping[str, Any] | None, lang: str, now: float, *,
     ``still_tz`` (an IANA zone; for images, which cannot tick): a countdown is said as the venue
     time betting closes, "Bets close at 14:03:22", true for as long as the image is shown; once
     ``now`` has reached that time, "Bets closed" (:func:`clock_key` is what such an image
-    depends on)."""
+    depends on). ``short`` 1 / 2: the countdown and the close time said shorter for a narrow
+    tile, "12 s left" / "12 s", "Closes 14:03:22" / "14:03:22"."""
     if not state or not state.get("state"):
         return "", "muted", {}
     st = state["state"]
     left = seconds_left(state, now)
     if left is not None and still_tz is not None:
         if left <= 0:
-            return label("live.bets_closed", lang), "muted", {}
+            return label("live.bets_closed_short" if short else "live.bets_closed", lang), "muted", {}
         when = venue_time(str(state.get("closes_at")), still_tz) or ""
-        return label("live.bets_close_at", lang, time=when), "open", {}
+        words = when if short >= 2 else label("live.closes_at_short" if short else "live.bets_close_at", lang, time=when)
+        return words, "open", {}
     if left is not None:  # closing time passed: "Bets closed" (muted), not a green "0 s"
-        fmt = label("live.bets_close_in", lang, s="{s}")
-        words, colour = (fmt.replace("{s}", str(left)), "open") if left > 0 else (label("live.bets_closed", lang), "muted")
-        return words, colour, {"cd": _epoch(state.get("closes_at")), "fmt": fmt}
+        fmt = label(("live.bets_close_in", "live.seconds_left", "live.seconds")[min(short, 2)], lang, s="{s}")
+        if left > 0:
+            return fmt.replace("{s}", str(left)), "open", {"cd": _epoch(state.get("closes_at")), "fmt": fmt}
+        closed = label("live.bets_closed_short" if short else "live.bets_closed", lang)
+        return closed, "muted", {"cd": _epoch(state.get("closes_at")), "fmt": fmt}
     colour = {"betting": "open", "dealing": "natural", "result": "text", "shuffling": "warn",
               "closed": "banker", "maintenance": "banker"}.get(st, "muted")
     return label("state." + st, lang), colour, {}
-
-
-def fit_state(words: str, extra: Mapping[str, Any], room: float, size: int, lang: str, *,
-              min_px: int) -> tuple[str, int, dict[str, Any]]:
-    """``(text, font px, extra keys)`` of the state words :func:`state_words` gave, fitted to
-    ``room`` px (bold). A ticking countdown (``extra`` has ``"fmt"``) is fitted for its widest
-    value (two digits or more, all 9s: digits are tabular in the bundled fonts), so every value
-    the page ticks through fits the same box at the same size; cut even at ``min_px``, the
-    template is cut the same way (the page fills its ``{s}``), or, when the cut took the number,
-    the words are "Betting" without a count. The keys added for the page: ``"done"`` / ``"ds"``,
-    "Bets closed" fitted to the same box, which the page shows (muted) once the count is 0 (and
-    the item shows from the start when ``words`` are already those, the time having passed)."""
-    if "fmt" not in extra:
-        t, s = fit(words, room, size, lang, min_size=min_px)
-        return t, s, dict(extra)
-    fmt = str(extra["fmt"])
-    closed = label("live.bets_closed", lang)
-    digits = [] if words == closed else [c for c in words if c.isdigit()]
-    nines = "9" * max(2, len(digits))
-    widest = fmt.replace("{s}", nines)
-    t, s = fit(widest, room, size, lang, min_size=min_px)
-    if t != widest:
-        if nines not in t:
-            t, s = fit(label("state.betting", lang), room, size, lang, min_size=min_px)
-            return t, s, {}
-        fmt = t.replace(nines, "{s}", 1)
-    done, ds = fit(closed, room, s, lang, min_size=min(s, min_px))
-    out = {**extra, "fmt": fmt, "done": done, "ds": ds}
-    return (fmt.replace("{s}", "".join(digits)), s, out) if digits else (done, ds, out)
-
-
-def widest_state(t: str, extra: Mapping[str, Any]) -> str:
-    """The widest text a state item fitted by :func:`fit_state` shows: its countdown template
-    with the count all 9s (as fitted), else ``t``."""
-    if "fmt" not in extra:
-        return t
-    return str(extra["fmt"]).replace("{s}", "9" * max(2, sum(c.isdigit() for c in t)))
 
 
 def clock_key(state: Mapping[str, Any] | None, now: float) -> tuple[float, bool] | None:
@@ -358,7 +326,9 @@ def tile_live_items(r: Mapping[str, int], snapshot: Mapping[str, Any], lang: str
         floor = min(full, max(full * 0.7, MIN_RANK_PX / RANK_SCALE))
         ch = max(floor, full - short / (cards * card_width(1.0)))
         items, room = _tile_cards(r, ip, lang, size, ch)
-    if room > size * 2:
+    # too long for the room at min_px: what happens next alone ("Banker draws"), else nothing
+    words = next((w for w in (words, words.rsplit(" · ", 1)[-1]) if panels.prims.width(w, min_px, lang) <= room), "")
+    if words and room > size * 2:
         t, s = fit(words, room, size, lang, min_size=min_px)
         items.append(text(t, r["x"] + r["w"] - room, r["y"] + r["h"] / 2, s, "warn" if extra else "natural",
                           lang=lang))
@@ -384,11 +354,17 @@ def _tile_cards(r: Mapping[str, int], ip: Mapping[str, Any], lang: str, size: in
     return items, r["x"] + r["w"] - x
 
 
-def tile_state_text(snapshot: Mapping[str, Any], lang: str, now: float, *,
-                    still_tz: str | None = None) -> tuple[str, str, dict[str, Any]]:
-    """The state words of a tile's second line (:func:`state_words`), or ``("", ...)``."""
+def tile_state_text(snapshot: Mapping[str, Any], lang: str, now: float, *, still_tz: str | None = None,
+                    room: float | None = None, size: int = 0, min_px: int = 0) -> tuple[str, str, dict[str, Any]]:
+    """The state words of a tile's second line (:func:`state_words`), or ``("", ...)``: the
+    longest form (full, then ``short`` 1 and 2) that fits ``room`` px at ``min_px`` (bold), else
+    the shortest; the longest when ``room`` is not given."""
     state = snapshot.get("state")
-    return state_words(state if isinstance(state, Mapping) else None, lang, now, still_tz=still_tz)
+    state = state if isinstance(state, Mapping) else None
+    forms = [state_words(state, lang, now, still_tz=still_tz, short=k) for k in (0, 1, 2)]
+    if room is None:
+        return forms[0]
+    return next((f for f in forms if panels.prims.width(widest_state(f[0], f[2]), min_px, lang) <= room), forms[-1])
 
 
 def embed_band_height(snapshot: Mapping[str, Any], height: int, min_px: int) -> int:
@@ -452,8 +428,30 @@ def board_hook(ps: list[dict[str, Any]], regions: Mapping[str, Mapping[str, int]
     _live_panel(ps, regions, snapshot, lang, size=size, min_px=min_px)
     if dropped:
         target = next((p for p in ps if p["id"] in ("live", "stats")), None)
-        if target is not None:
-            bottom_line(target, dropped, lang, size=size, min_px=min_px)
+        if target is not None and not bottom_line(target, dropped, lang, size=size, min_px=min_px) \
+                and target["id"] == "live":
+            beside_round(target, state, lang, size=size, min_px=min_px)
+
+
+def beside_round(p: dict[str, Any], state: Mapping[str, Any], lang: str, *, size: int, min_px: int) -> bool:
+    """Put the dealer (and the limits where they fit too) at the right end of the "Round 21"
+    line of the live panel ``p`` (:func:`board_live_panel`): a portrait board's live panel has
+    no free line for them, and the dealer stays in sight all round. Whether something was added."""
+    first = next((i for i in p["items"] if i.get("p") == "t"), None)
+    if first is None:
+        return False
+    pad = max(6, round(size * 0.5))
+    right = p["x"] + p["w"] - pad
+    room = right - (first["x"] + panels.prims.width(first["t"], first["s"], lang, first["w"])) - size
+    parts = dealer_limit_parts(state, lang)
+    px = min(size, max(min_px, first["s"]))
+    for words in ("  ·  ".join(parts), *parts):
+        if words and panels.prims.width(words, px, lang, "r") <= room:
+            item = text(words, right, first["y"], px, "muted", lang=lang, weight="r", anchor="r")
+            item["y"] = first["y"]  # on the title's baseline
+            p["items"] = p["items"] + [item]
+            return True
+    return False
 
 
 def bottom_line(p: dict[str, Any], words: str, lang: str, *, size: int, min_px: int) -> bool:
