@@ -358,7 +358,7 @@ def recorded_frames(tables: list[str], rounds: int) -> dict[str, list[bytes]]:
         client, hub, frames = app.test_client(), Hub(), FrameCache()
         out: dict[str, list[bytes]] = {}
         for k, table in enumerate(tables):
-            with app.test_request_context(f"/tables/{table}"):
+            with app.test_request_context(f"/tables/{table}?orient=landscape"):  # a landscape screen's topic
                 spec = model_docs.table_spec(table)
             have = None
             for i, cards in enumerate(dealt(rounds, seed=k), 1):
@@ -375,13 +375,17 @@ def recorded_frames(tables: list[str], rounds: int) -> dict[str, list[bytes]]:
 
 
 def model_channel(port: int, table: str) -> str:
-    """The model channel path of ``table``'s page (``/push/models/<digest>``), from its boot JSON
-    (asking for the page also registers the topic with the service)."""
+    """The landscape model channel path of ``table``'s page (``/push/models/<digest>``), from its
+    boot JSON; then, as the page does, its ``modelUrl?orient=landscape`` (the service follows
+    that topic: it builds and publishes it on every change)."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     conn.request("GET", f"/tables/{table}")
     html = conn.getresponse().read().decode()
+    boot = json.loads(html.split('<script type="application/json" id="boot">', 1)[1].split("</script>", 1)[0])
+    conn.request("GET", boot["modelUrl"] + ("&" if "?" in boot["modelUrl"] else "?") + "orient=landscape")
+    conn.getresponse().read()
     conn.close()
-    return json.loads(html.split('<script type="application/json" id="boot">', 1)[1].split("</script>", 1)[0])["ws"]
+    return boot["ws"]["landscape"]
 
 
 # ----------------------------------------------------------------------------- measuring
@@ -460,7 +464,7 @@ def run_tier(tier: str, tables: int, screens: int, rounds: int, rate: float, lab
             servers = {"node ws": floor.pids()}
         elif tier == "embedded":
             svc = Service(threads=tables * screens + 100)
-            urls = [f"ws://127.0.0.1:{svc.port}/ws/models/tables/{name}" for name in names]
+            urls = [f"ws://127.0.0.1:{svc.port}/ws/models/tables/{name}?orient=landscape" for name in names]
             servers = {"service": svc.pids()}
         else:
             nginx = Nginx(None)
@@ -537,8 +541,8 @@ def bytes_at_round_80(shoes: int = 50) -> None:
 
 
 def model_bytes(shoes: int = 20) -> None:
-    """Bytes a table page and a lobby page get per update (their board models, both
-    orientations, web/live_models.py) at rounds 76-80 of ``shoes`` shoes: the delta frame,
+    """Bytes a table page and a lobby page get per update (their board models, web/live_models.py:
+    the table page's landscape topic, the lobby's both orientations) at rounds 76-80 of ``shoes`` shoes: the delta frame,
     and deflated as nchan sends it to a browser that negotiated permessage-deflate."""
     import zlib
 
@@ -567,7 +571,7 @@ def model_bytes(shoes: int = 20) -> None:
                             headers=auth)
         for k in range(shoes):
             table, hub = f"S{k:03d}", Hub()
-            with app.test_request_context(f"/tables/{table}"):
+            with app.test_request_context(f"/tables/{table}?orient=landscape"):  # what a landscape screen follows
                 specs = {"table": model_docs.table_spec(table), "lobby": model_docs.lobby_spec()[0]}
             for i, cards in enumerate(dealt(80, seed=1000 + k), 1):
                 client.post(f"/api/tables/{table}/rounds", json={"shoe": 1, "round": i, "player": cards[0],

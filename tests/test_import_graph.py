@@ -138,21 +138,16 @@ def test_roads_imports_only_the_standard_library_and_itself():
     assert outside == {}
 
 
-RENDER_SETTINGS_READERS = {"web.render.fonts": "ROADS_FONT_DIR, read when a font is first looked up"}
-"""The modules of ``web/render`` that may read :mod:`web.settings` (inside a function), and what."""
-
-
 def test_render_imports_neither_flask_nor_the_settings():
     """``web/render`` is given its options (:class:`web.render.pieces.BoardOptions`, the board
-    model), so a renderer runs without an app: no module of it imports Flask, nor
-    ``web.settings`` (which imports Flask) except :data:`RENDER_SETTINGS_READERS`."""
+    model; the font folder by :func:`web.render.fonts.set_font_dir`), so a renderer runs without
+    an app: no module of it imports Flask, nor ``web.settings`` (which imports Flask)."""
     found = {}
     for name, path in MODULES.items():
         if not name.startswith("web.render"):
             continue
-        bad = {m for m in _imports(name, path) if m.split(".")[0] == "flask"}
-        if name not in RENDER_SETTINGS_READERS:
-            bad |= {m for m in _imports(name, path) if m == "web.settings" or m.startswith("web.settings.")}
+        bad = {m for m in _imports(name, path)
+               if m.split(".")[0] == "flask" or m == "web.settings" or m.startswith("web.settings.")}
         if bad:
             found[name] = sorted(bad)
     assert found == {}

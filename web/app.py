@@ -22,7 +22,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from web import settings
 
     app = Flask(__name__, static_folder=str(STATIC_DIR), static_url_path="/static")
-    settings.init_app(app, test_config)
+    chosen = settings.init_app(app, test_config)
+
+    from web.render import fonts
+
+    fonts.set_font_dir(chosen.font_dir)  # ROADS_FONT_DIR: the renderer is given it, never reads settings
 
     from web import service
     from web.http import converters

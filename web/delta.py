@@ -17,6 +17,9 @@ Operations (JSON arrays, compact on the wire)::
     ["w", path, n, {f: d}]  window: the list at path loses its first n elements, then field f
                          of every element left (an object holding an integer there) grows by
                          the integer d (a road's cells when its window scrolled a column)
+    ["p", path, i, n, items]  splice: the list at path has its n elements from index i replaced
+                         by items (a panel whose middle items changed number: a good-road
+                         badge came, the legend after it stays)
     ["@", path, ops]     scope: ops apply to the value at path, their paths relative to it
                          (each is the op with path + its path; saves repeating long paths)
 
@@ -39,7 +42,7 @@ from typing import Any
 
 import orjson
 
-SET, MERGE, APPEND, TRUNCATE, DELETE, WINDOW, SCOPE = "s", "m", "a", "t", "d", "w", "@"
+SET, MERGE, APPEND, TRUNCATE, DELETE, WINDOW, SPLICE, SCOPE = "s", "m", "a", "t", "d", "w", "p", "@"
 
 KEY = "k"
 """The key of objects that identify themselves in a list (cells of a road: :mod:`web.render.cells`)."""
@@ -110,6 +113,11 @@ def _diff(old: Any, new: Any, path: list[Any], ops: list[list[Any]]) -> None:
         return
     if type(old) is list and type(new) is list:
         n_old, n_new = len(old), len(new)
+        if n_old != n_new and n_old and n_new and _same(old[-1], new[-1]):
+            spliced = _splice(old, new, path)
+            if spliced is not None:
+                ops.append(spliced)
+                return
         common = min(n_old, n_new)
         head_old = old if n_old == common else old[:common]
         head_new = new if n_new == common else new[:common]
@@ -137,6 +145,34 @@ def _diff(old: Any, new: Any, path: list[Any], ops: list[list[Any]]) -> None:
             ops.append([TRUNCATE, path, n_new])
         return
     ops.append([SET, path, new])
+
+
+def _same(a: Any, b: Any) -> bool:
+    return a is b or (type(a) is type(b) and a == b)
+
+
+def _splice(old: list[Any], new: list[Any], path: list[Any]) -> list[Any] | None:
+    """A splice operation turning ``old`` into ``new`` (lists of different lengths that end
+    alike) when it encodes shorter than the element-by-element operations: the common head
+    and tail kept, the middle replaced. ``None`` when it is not shorter."""
+    n_old, n_new = len(old), len(new)
+    most = min(n_old, n_new)
+    head = 0
+    while head < most and _same(old[head], new[head]):
+        head += 1
+    tail = 0
+    while tail < most - head and _same(old[n_old - 1 - tail], new[n_new - 1 - tail]):
+        tail += 1
+    op = [SPLICE, path, head, n_old - head - tail, new[head:n_new - tail]]
+    plain: list[list[Any]] = []
+    common = min(n_old, n_new)
+    for i in range(head, common):
+        if not _same(old[i], new[i]):
+            _diff(old[i], new[i], [*path, i], plain)
+    plain.append([APPEND, path, new[n_old:]] if n_new > n_old else [TRUNCATE, path, n_new])
+    if len(orjson.dumps(op)) >= len(orjson.dumps(plain)):
+        return None
+    return op
 
 
 def _window(old: list[Any], new: list[Any], path: list[Any]) -> list[list[Any]] | None:
@@ -210,6 +246,12 @@ def apply(doc: Any, ops: list[list[Any]]) -> Any:
                 del parent[op[2]:]
             elif kind == DELETE:
                 del parent[path[-1]]
+            elif kind == SPLICE:
+                i, n, items = op[2], op[3], op[4]
+                if (type(parent) is not list or type(i) is not int or type(n) is not int or type(items) is not list
+                        or not 0 <= i <= len(parent) or not 0 <= n <= len(parent) - i):
+                    raise TypeError("bad splice")
+                parent[i:i + n] = items
             elif kind == WINDOW:
                 n, offsets = op[2], op[3]
                 if type(parent) is not list or type(n) is not int or not 0 <= n <= len(parent) or type(offsets) is not dict:

@@ -12,8 +12,10 @@ topic with the source's version, once for every screen that shares the spec: the
 is not published again.
 
 Only topics somebody watches are rebuilt: a socket of this process (the fan-out's subscribers)
-or, when this process publishes to nchan (``ROADS_NCHAN_PUBLISH_URL``), every registered
-topic (nchan's subscribers are not visible here). A topic nobody watched at its source's last
+or, when this process publishes to nchan (``ROADS_NCHAN_PUBLISH_URL``), every topic registered
+as followed there (``watch=True``: nchan's subscribers are not visible here; a lobby or embed
+page when it is served, a table page's orientation when the page asks for it, see
+:func:`web.http.model_docs.orient_arg`). A topic nobody watched at its source's last
 change is rebuilt when it is next asked for (:meth:`LiveModels.ensure`). At most
 :data:`MAX_TOPICS` topics are kept (least recently asked for dropped first). The worker ends
 after :data:`IDLE_EXIT_S` without work and starts again with the next change.
@@ -34,8 +36,8 @@ from web.hub import Message
 EXTENSION = "roads.live_models"
 """The ``app.extensions`` key of the app's :class:`LiveModels`."""
 
-MAX_TOPICS = 256
-"""Most model topics kept per process (distinct page options across all screens)."""
+MAX_TOPICS = 1024
+"""Most model topics kept per process (distinct page options and orientations across all screens)."""
 
 IDLE_EXIT_S = 30.0
 """Seconds the worker waits for work before its thread ends (it restarts on the next change)."""
@@ -55,6 +57,7 @@ class LiveModels:
         self._by_source: dict[str, set[str]] = {}
         self._dirty: set[str] = set()
         self._stale: set[str] = set()
+        self._followed: set[str] = set()  # topics nchan subscribers follow (publish_all)
         self._build_locks: dict[str, threading.Lock] = {}
         self._built_from: dict[str, int | None] = {}  # topic -> source version its message was built at
         self._worker: threading.Thread | None = None
@@ -62,10 +65,13 @@ class LiveModels:
         hub.listen(self._on_publish)
 
     # ------------------------------------------------------------------ registry
-    def register(self, spec: Any) -> str:
-        """Keep ``spec``'s topic (marked recently asked for); returns the topic."""
+    def register(self, spec: Any, *, watch: bool = False) -> str:
+        """Keep ``spec``'s topic (marked recently asked for); returns the topic. ``watch``: the
+        topic is followed outside this process (nchan), so it is rebuilt on every change."""
         topic = spec.topic
         with self._lock:
+            if watch:
+                self._followed.add(topic)
             if topic in self._specs:
                 self._specs.move_to_end(topic)
                 return topic
@@ -78,6 +84,7 @@ class LiveModels:
                 self._build_locks.pop(old, None)
                 self._built_from.pop(old, None)
                 self._stale.discard(old)
+                self._followed.discard(old)
         return topic
 
     def topics(self) -> list[str]:
@@ -85,11 +92,11 @@ class LiveModels:
         with self._lock:
             return list(self._specs)
 
-    def ensure(self, spec: Any) -> Message:
-        """Register ``spec`` and return its topic's message, built now if the topic has none, its
-        source has moved on since, or nobody watched it at the last change. Raises what
-        :func:`web.http.model_docs.build` raises (needs an app context)."""
-        topic = self.register(spec)
+    def ensure(self, spec: Any, *, watch: bool = False) -> Message:
+        """Register ``spec`` (``watch`` as :meth:`register`) and return its topic's message, built
+        now if the topic has none, its source has moved on since, or nobody watched it at the last
+        change. Raises what :func:`web.http.model_docs.build` raises (needs an app context)."""
+        topic = self.register(spec, watch=watch)
         latest = self.hub.latest(topic)
         source = self.hub.latest(spec.source)
         with self._lock:
@@ -125,7 +132,7 @@ class LiveModels:
             return self.hub.publish(topic, version, lambda: orjson.dumps(doc), document=doc)
 
     def _watched(self, topic: str) -> bool:
-        if self.publish_all:
+        if self.publish_all and topic in self._followed:
             return True
         fanout = self.app.extensions.get("roads.ws_fanout")
         return fanout is not None and fanout.subscribers(topic) > 0
@@ -155,8 +162,10 @@ class LiveModels:
                 self._dirty.clear()
             for topic, spec in work:
                 if not self._watched(topic):
-                    with self._lock:
-                        self._stale.add(topic)
+                    source = self.hub.latest(spec.source)
+                    with self._lock:  # (unless a request built it from the source's latest meanwhile)
+                        if self._built_from.get(topic, -1) != (source.version if source is not None else None):
+                            self._stale.add(topic)
                     continue
                 try:
                     with self.app.app_context():

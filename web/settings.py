@@ -168,8 +168,8 @@ class Settings(BaseSettings):
         "refused with 403 `table_not_allowed` and stores nothing.")
     font_dir: Path | None = _field(
         None, "directory",
-        "Extra font folder searched before the bundled `static/fonts` for PNG text (read from the "
-        "environment by `web.render.fonts`, for every app of the process).")
+        "Extra font folder searched before the bundled `static/fonts` for PNG text (given to "
+        "`web.render.fonts` when the app starts, for every app of the process; `roads render` too).")
 
     venue_tz: str = _field(
         "UTC", "IANA time zone",

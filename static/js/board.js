@@ -8,8 +8,10 @@
  * The landscape (1920x1080) or portrait (1080x1920) model is chosen by the viewport's shape; the
  * SVG viewBox scales it (4K shows the 1920x1080 model at twice the size).
  *
- * Live: `ws` is the page's model topic (web/live_models.py; /ws/models/... or nchan). Its frames
- * carry the page's document {models, release, version, shoe}: the first whole, then deltas that
+ * Live: `ws` is the page's model topic (web/live_models.py; /ws/models/... or nchan), on a table
+ * page one per orientation ({landscape, portrait}: the page follows the one it shows and
+ * switches when the viewport changes shape; `full` likewise). Its frames carry the page's
+ * document {models, release, version, shoe}: the first whole, then deltas that
  * static/js/live.js (RoadsDelta.Tracker) applies, so show() below always gets a whole document.
  * No HTTP fetch per update; modelUrl is fetched only to come back after an outage.
  *
@@ -58,14 +60,20 @@
     if (!doc || !doc.models) return;
     if (doc.release && boot.release && doc.release !== boot.release) { location.reload(); return; }
     var sameShoe = doc.shoe === state.shoe;
-    state.models = doc.models;
+    var models = {}, k;
+    for (k in state.models) models[k] = state.models[k];
+    for (k in doc.models) models[k] = doc.models[k]; // an orientation's topic carries its model only
+    state.models = models;
     if (state.asking) return; // the ask preview is on screen; it repaints the live board when it ends
     draw(sameShoe); // a new shoe clears the board at once: nothing blinks
   }
 
   draw(false);
   var resizeTimer = null;
-  window.addEventListener("resize", function () { clearTimeout(resizeTimer); resizeTimer = setTimeout(function () { draw(false); }, 120); });
+  window.addEventListener("resize", function () {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(function () { draw(false); subscribe(); }, 120);
+  });
 
   // Ask road: "If Banker" / "If Player" shows the hypothetical entry blinking in place in every road.
   svg.addEventListener("click", function (ev) {
@@ -84,10 +92,42 @@
       });
   });
 
-  if (boot.live) {
-    window.__roadsLive = LiveSocket.watch({
-      ws: boot.ws, full: boot.full, modelUrl: boot.modelUrl, keepaliveS: boot.keepaliveS, tz: boot.tz, svg: svg,
-      state: state, show: show, offlineText: function () { var m = current(); return m.offline && m.offline.text; }
-    });
+  /**
+   * Subscribe to the model topic of the orientation shown (boot.ws is {orientation: URL} on a
+   * table page, one URL on an embed), again when the viewport changes shape (LiveSocket
+   * .retarget: the new socket's first frame is that orientation's whole document). On the nchan
+   * tier (boot.full set) the page first asks modelUrl?orient= so the service follows that topic.
+   */
+  var subscribed = null;
+  function subscribe() {
+    if (!boot.live || !boot.ws) return;
+    var one = typeof boot.ws === "string", o = orientation();
+    var key = one ? "one" : (boot.ws[o] ? o : "landscape");
+    if (key === subscribed) return;
+    var ws = one ? boot.ws : boot.ws[key], full = one || !boot.full ? boot.full : boot.full[key];
+    var modelUrl = one ? boot.modelUrl : orientUrl(key); // (asked while offline: it follows the topic again)
+    if (subscribed === null) {
+      window.__roadsLive = LiveSocket.watch({
+        ws: ws, full: full, modelUrl: modelUrl, keepaliveS: boot.keepaliveS, tz: boot.tz, svg: svg,
+        state: state, show: show, offlineText: function () { var m = current(); return m.offline && m.offline.text; }
+      });
+    } else if (window.__roadsLive) {
+      window.__roadsLive = window.__roadsLive.retarget(ws, full, modelUrl);
+    }
+    subscribed = key;
+    if (!one && boot.full) follow(key);
   }
+
+  function orientUrl(o) { return boot.modelUrl + (boot.modelUrl.indexOf("?") >= 0 ? "&" : "?") + "orient=" + o; }
+
+  function follow(o) {
+    state.follows = (state.follows || 0) + 1;
+    fetch(orientUrl(o), { cache: "no-store" })
+      .then(function (r) { return r.ok ? r.json() : null; }).then(function (doc) {
+        var held = state.models[o];
+        if (doc && doc.models && doc.models[o] && (!held || doc.models[o].version >= held.version)) show(doc);
+      }).catch(function () { /* the socket's frames still come */ });
+  }
+
+  subscribe();
 })();

@@ -11,6 +11,8 @@
  *   ["d", path]         delete the object key at path
  *   ["w", path, n, {f: d}]  window: drop the first n elements of the array at path, then add
  *                       the integer d to field f of every element left (a road that scrolled)
+ *   ["p", path, i, n, items]  splice: the n elements of the array at path from index i are
+ *                       replaced by items (a panel whose middle items changed number)
  *   ["@", path, ops]    scope: ops apply at path, their paths relative to it
  *
  * RoadsDelta.apply(doc, ops) returns the new document and never changes `doc`: only the
@@ -95,6 +97,11 @@
       } else if (kind === "d") {
         if (!(key in parent)) throw new Error("delta delete of a missing key");
         delete parent[key];
+      } else if (kind === "p") {
+        var at = op[2], count = op[3], items = op[4];
+        if (!Array.isArray(parent) || !Array.isArray(items) || !Number.isInteger(at) || !Number.isInteger(count) ||
+            at < 0 || at > parent.length || count < 0 || count > parent.length - at) throw new Error("bad delta splice");
+        Array.prototype.splice.apply(parent, [at, count].concat(items));
       } else if (kind === "w") {
         var n = op[2], offsets = op[3];
         if (!Array.isArray(parent) || !(n >= 0 && n <= parent.length) || !isContainer(offsets)) throw new Error("bad delta window");

@@ -28,7 +28,9 @@
  * .offline-text says since when (venue time zone tz), and modelUrl is asked every 3 s
  * (state.fetches); the first answer or frame clears it, shows the document and reconnects.
  * state.status and <html data-live> follow the socket. Returns the started LiveSocket, or null
- * without ws or WebSocket.
+ * without ws or WebSocket; its .retarget(ws, full, modelUrl) stops it and returns a started
+ * LiveSocket of another topic watched the same way (a table page whose viewport turned; modelUrl,
+ * if given, is the one asked while offline from then on).
  */
 (function (global) {
   "use strict";
@@ -197,18 +199,24 @@
     }
 
     var keepMs = (opts.keepaliveS || 20) * 1000;
-    live = new LiveSocket(opts.ws, {
-      fullUrl: opts.full,
-      idleMs: keepMs * 3,
-      onStatus: function (status) { state.status = status; root.setAttribute("data-live", status); },
-      onMessage: function (msg) { // the one place a frame arrives (whole documents: deltas are applied)
-        state.messages++;
-        state.lastHeard = Date.now();
-        if (state.offline) setOffline(false);
-        if (msg.type === "snapshot" && msg.data) opts.show(msg.data);
-      }
-    });
-    live.start();
+    function open(ws, full, modelUrl) { // the watched socket, or (retarget) another topic's in its place
+      if (live) live.stop();
+      if (modelUrl) opts.modelUrl = modelUrl;
+      live = new LiveSocket(ws, {
+        fullUrl: full,
+        idleMs: keepMs * 3,
+        onStatus: function (status) { state.status = status; root.setAttribute("data-live", status); },
+        onMessage: function (msg) { // the one place a frame arrives (whole documents: deltas are applied)
+          state.messages++;
+          state.lastHeard = Date.now();
+          if (state.offline) setOffline(false);
+          if (msg.type === "snapshot" && msg.data) opts.show(msg.data);
+        }
+      });
+      live.retarget = open;
+      return live.start();
+    }
+    open(opts.ws, opts.full);
     setInterval(function () {
       if (Date.now() - state.lastHeard > 2 * keepMs) { setOffline(true); probe(); }
     }, Math.min(1000, keepMs / 4));

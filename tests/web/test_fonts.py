@@ -39,7 +39,7 @@ CJK_FILE = fonts.FONT_DIR / "NotoSansSC-Bold.otf"
 def fresh_machine(monkeypatch):
     """Only the shipped fonts: no system Noto folders, no ROADS_FONT_DIR (a machine without fonts-noto-*)."""
     monkeypatch.setattr(fonts, "SYSTEM_FONT_DIRS", ())
-    monkeypatch.delenv("ROADS_FONT_DIR", raising=False)
+    monkeypatch.setattr(fonts, "_extra_dir", None)
     fonts.reset_caches()
     yield
     monkeypatch.undo()
@@ -285,7 +285,7 @@ def test_without_any_font_file_text_still_draws_with_pillows_font(tmp_path, monk
     """Last resort of the chain: no Noto anywhere -> Pillow's built-in font, no crash."""
     monkeypatch.setattr(fonts, "FONT_DIR", tmp_path)
     monkeypatch.setattr(fonts, "SYSTEM_FONT_DIRS", ())
-    monkeypatch.delenv("ROADS_FONT_DIR", raising=False)
+    monkeypatch.setattr(fonts, "_extra_dir", None)
     fonts.reset_caches()
     try:
         assert fonts.font_chain("en") == ()
@@ -324,3 +324,25 @@ def test_a_file_that_is_not_a_font_is_a_font_error(tmp_path):
     bad.write_bytes(b"not a font at all")
     with pytest.raises(fonts.FontError, match="not a readable TrueType/OpenType font"):
         fonts.coverage(fonts.Face("latin", str(bad), 0))
+
+
+def test_the_app_gives_the_renderer_its_font_folder_at_start_up(tmp_path, monkeypatch):
+    """ROADS_FONT_DIR reaches web.render.fonts through create_app (the renderer never reads the
+    settings): a folder holding a copy of the Thai face wins over the shipped one for Thai."""
+    import shutil
+
+    from web import create_app
+
+    shutil.copy(fonts.FONT_DIR / "NotoSansThai-Bold.ttf", tmp_path / "NotoSansThai-Bold.ttf")
+    monkeypatch.setattr(fonts, "_extra_dir", None)
+    try:
+        create_app({"ROADS_DATA_DIR": str(tmp_path / "data"), "ROADS_FEED_TOKEN": "t" * 16,
+                    "ROADS_FONT_DIR": str(tmp_path)})
+        assert fonts.font_dir() == tmp_path
+        assert fonts.primary_face("th") == fonts.Face("thai", str(tmp_path / "NotoSansThai-Bold.ttf"), 0)
+        assert Path(fonts.primary_face("en").path).parent == fonts.FONT_DIR  # not in the folder: shipped
+        create_app({"ROADS_DATA_DIR": str(tmp_path / "data2"), "ROADS_FEED_TOKEN": "t" * 16})
+        assert fonts.font_dir() is None
+        assert Path(fonts.primary_face("th").path).parent != tmp_path
+    finally:
+        fonts.set_font_dir(None)

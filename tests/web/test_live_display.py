@@ -103,3 +103,21 @@ def test_dealer_and_limits_never_overlap_the_header_words_of_a_portrait_board():
             stats = texts(m, "stats")
             assert not beside and stats[-1]["t"] == "Dealer Anna  ·  Limits 100-10,000"
             assert stats[-1]["y"] - stats[-1]["s"] > max(i["y"] for i in stats[:-1])
+
+
+def test_a_portrait_board_mid_round_keeps_the_dealer_beside_the_round_of_its_live_panel():
+    """1080x1920 while dealing: the header has no room for the dealer, the live panel no free
+    line; the dealer goes on the live panel's "Round 1" line, right-aligned, on its baseline."""
+    from web.render import prims
+
+    snap = dict(BASE, name="บาคาร่าประกัน 3", state=dict(STATE, state="dealing", closes_at=None),
+                in_progress=ip(["4S", "2H"], ["KD", "5C"], 6, 5, "banker"))
+    m = board_model(snap, BoardOptions(width=1080, height=1920), now=1000.0)
+    live = next(p for p in m["panels"] if p["id"] == "live")
+    said = texts(m, "live")
+    dealer = [i for i in said if i["t"].startswith("Dealer Anna")]
+    assert len(dealer) == 1 and dealer[0]["y"] == said[0]["y"] and said[0]["t"] == "Round 1"
+    assert dealer[0]["a"] == "r" and dealer[0]["x"] <= live["x"] + live["w"]
+    left_end = said[0]["x"] + prims.width("Round 1", said[0]["s"], "en", "r")
+    assert dealer[0]["x"] - prims.width(dealer[0]["t"], dealer[0]["s"], "en", "r") > left_end
+    assert not any("Dealer" in i["t"] for i in texts(m, "header"))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
+import time
 
 import pytest
 import websocket
@@ -53,20 +54,37 @@ def beads(doc, orient="landscape"):
 
 def test_table_page_gets_its_model_then_deltas_that_make_the_next_one(app, server, client, auth):
     post(client, auth, "T1", 1, 1, ROUND_B)
-    ws = connect(server, "/ws/models/tables/T1?lang=th")
+    ws = connect(server, "/ws/models/tables/T1?lang=th&orient=portrait")  # what a portrait table page subscribes to
     try:
         first = frame(ws)
         assert first["type"] == "snapshot" and first["topic"].startswith("model:")
-        assert first["data"] == client.get("/tables/T1/model.json?lang=th").get_json()
-        assert beads(first["data"]) == [(1, "banker")]
+        assert first["data"] == client.get("/tables/T1/model.json?lang=th&orient=portrait").get_json()
+        assert list(first["data"]["models"]) == ["portrait"]  # the orientation it shows, not both
+        assert beads(first["data"], "portrait") == [(1, "banker")]
         post(client, auth, "T1", 1, 2, ROUND_P_NATURAL)
         delta = frame(ws)
         assert delta["type"] == "delta" and delta["base"] == first["version"] and delta["version"] == first["version"] + 1
         doc = delta_apply(copy.deepcopy(first["data"]), delta["ops"])
-        assert doc == client.get("/tables/T1/model.json?lang=th").get_json()
-        assert beads(doc) == beads(doc, "portrait") == [(1, "banker"), (2, "player")]
+        assert doc == client.get("/tables/T1/model.json?lang=th&orient=portrait").get_json()
+        assert beads(doc, "portrait") == [(1, "banker"), (2, "player")]
         size = lambda m: len(json.dumps(m, ensure_ascii=False).encode())  # noqa: E731 (bytes on the wire)
         assert size(delta) < size(first) / 2  # the changed parts, not the board (round 2: little board yet)
+    finally:
+        ws.close()
+
+
+def test_only_the_orientations_screens_show_are_built(app, server, client, auth):
+    post(client, auth, "T1", 1, 1, ROUND_B)
+    live = get_live_models(app)
+    client.get("/tables/T1")  # the page registers both orientation topics, its screen follows one
+    ws = connect(server, "/ws/models/tables/T1?orient=landscape")
+    try:
+        frame(ws)
+        before = live.builds
+        post(client, auth, "T1", 1, 2, ROUND_TIE)
+        assert frame(ws)["type"] == "delta"
+        time.sleep(0.3)  # the worker would have built the portrait topic by now, were it watched
+        assert live.builds - before == 1
     finally:
         ws.close()
 
@@ -127,13 +145,15 @@ def test_a_round_changes_only_its_own_tile_of_the_lobby(app, server, client, aut
 def test_a_topic_nobody_watches_is_built_when_next_asked_for(app, client, auth):
     post(client, auth, "T1", 1, 1, ROUND_B)
     live = get_live_models(app)
-    assert beads(client.get("/tables/T1/model.json").get_json()) == [(1, "banker")]
+    assert beads(client.get("/tables/T1/model.json?orient=landscape").get_json()) == [(1, "banker")]
     builds = live.builds
     post(client, auth, "T1", 1, 2, ROUND_P_NATURAL)
     post(client, auth, "T1", 1, 3, ROUND_TIE)
     assert live.builds == builds  # no socket: nothing rebuilt
-    assert beads(client.get("/tables/T1/model.json").get_json()) == [(1, "banker"), (2, "player"), (3, "tie")]
+    assert beads(client.get("/tables/T1/model.json?orient=landscape").get_json()) == [(1, "banker"), (2, "player"), (3, "tie")]
     assert live.builds == builds + 1
+    client.get("/tables/T1/model.json")  # both orientations: the portrait topic is built too
+    assert live.builds == builds + 2
 
 
 @pytest.mark.parametrize("path, status, code, close", [

@@ -100,7 +100,15 @@ def test_table_page_embeds_the_board_model_of_its_json_twin(client, table_t1):
 
     assert timeless(boot["models"]) == timeless(client.get("/tables/T1/model.json").get_json()["models"])
     assert boot["page"] == "table" and boot["live"] is True
-    assert boot["ws"] == "/ws/models/tables/T1"
+    # one model topic per orientation: a screen subscribes to (and gets) the one it shows
+    assert boot["ws"] == {"landscape": "/ws/models/tables/T1?orient=landscape",
+                          "portrait": "/ws/models/tables/T1?orient=portrait"} and boot["full"] is None
+    for orient in ("landscape", "portrait"):
+        one = client.get(f"/tables/T1/model.json?orient={orient}").get_json()
+        assert list(one["models"]) == [orient]
+        assert timeless(one["models"]) == {orient: timeless(boot["models"])[orient]}
+    bad = client.get("/tables/T1/model.json?orient=square")
+    assert bad.status_code == 400 and bad.get_json()["error"]["field"] == "orient"
     model = boot["models"]["landscape"]
     roads = {r["id"]: r for r in model["roads"]}
     # Hand-worked: round 1 Banker 7-3, round 2 a Player natural 9-7 in a new big-road column.

@@ -98,8 +98,10 @@ def test_two_processes_publish_each_version_once_in_order(tmp_path, prefix):
             html = http.get(f"http://{server.base}/tables/K1", timeout=10).text
             boots.append(json.loads(html.split('<script type="application/json" id="boot">', 1)[1].split("</script>", 1)[0]))
         assert boots[0]["ws"] == boots[1]["ws"]
+        for server in (a, b):  # what each page does before it subscribes: its orientation is followed
+            assert http.get(f"http://{server.base}{boots[0]['modelUrl']}?orient=landscape", timeout=10).status_code == 200
         table = Counter(f"ws://{nginx.base}/push/tables/K1")
-        model = Counter(f"ws://{nginx.base}{boots[0]['ws']}")
+        model = Counter(f"ws://{nginx.base}{boots[0]['ws']['landscape']}")
         lobby = Counter(f"ws://{nginx.base}/push/lobby")
         counters = [table, model, lobby]
         table.wait_for(1)

@@ -158,12 +158,18 @@ def test_nchan_tier_pages_subscribe_to_nchan_and_lobby_frames_flow(nchan):
     html = requests.get(f"http://{nchan.base}/tables/T1", timeout=10).text
     boot = json.loads(html.split('<script type="application/json" id="boot">', 1)[1].split("</script>", 1)[0])
     # the page's own model topic (web/live_models.py), its channel and full-frame channel on nchan
-    assert re.fullmatch(r"/push/models/[0-9a-f]{16}", boot["ws"]), boot["ws"]
-    assert boot["full"] == boot["ws"].replace("/push/", "/push/full/")
-    ws = websocket.create_connection(f"ws://{nchan.base}{boot['ws']}", timeout=10)
+    # (one per orientation: a screen follows the one it shows, asking modelUrl?orient= first)
+    assert set(boot["ws"]) == set(boot["full"]) == {"landscape", "portrait"}
+    for orient in ("landscape", "portrait"):
+        assert re.fullmatch(r"/push/models/[0-9a-f]{16}", boot["ws"][orient]), boot["ws"]
+        assert boot["full"][orient] == boot["ws"][orient].replace("/push/", "/push/full/")
+    assert boot["ws"]["landscape"] != boot["ws"]["portrait"]
+    followed = requests.get(f"http://{nchan.base}{boot['modelUrl']}?orient=landscape", timeout=10).json()
+    assert followed["models"] == {"landscape": boot["models"]["landscape"]}
+    ws = websocket.create_connection(f"ws://{nchan.base}{boot['ws']['landscape']}", timeout=10)
     try:
         first = recv_frame(ws)
-        assert first["type"] == "snapshot" and first["data"]["models"] == boot["models"]
+        assert first["type"] == "snapshot" and first["data"]["models"] == {"landscape": boot["models"]["landscape"]}
         nchan.post("T1", 1, *rounds(2, seed=2)[1])
         msg = recv_frame(ws)
         assert msg["type"] == "delta" and msg["base"] == first["version"] and msg["version"] > first["version"]
@@ -171,7 +177,7 @@ def test_nchan_tier_pages_subscribe_to_nchan_and_lobby_frames_flow(nchan):
         ws.close()
     lobby_html = requests.get(f"http://{nchan.base}/lobby", timeout=10).text
     lobby_boot = json.loads(lobby_html.split('<script type="application/json" id="boot">', 1)[1].split("</script>", 1)[0])
-    assert re.fullmatch(r"/push/models/[0-9a-f]{16}", lobby_boot["ws"]) and lobby_boot["ws"] != boot["ws"]
+    assert re.fullmatch(r"/push/models/[0-9a-f]{16}", lobby_boot["ws"]) and lobby_boot["ws"] not in boot["ws"].values()
     ws = websocket.create_connection(f"ws://{nchan.base}/push/lobby", timeout=10)
     try:
         first = recv_frame(ws)
@@ -275,11 +281,23 @@ def _live_through_rounds_a_reconnect_and_a_new_shoe(browser, tier):
         # The document the page holds from the push is its model JSON route's answer (the board
         # model of the API's snapshot version); the board it painted shows the new shoe's two beads.
         snapshot = tier.snapshot("T1")
-        doc = tier.http.get(f"http://{tier.service.base}/tables/T1/model.json", timeout=10).json()
+        # (the landscape orientation only: the one this 1280x720 screen shows)
+        doc = tier.http.get(f"http://{tier.service.base}/tables/T1/model.json?orient=landscape", timeout=10).json()
         assert page.evaluate("__roadsLive.tracker.doc") == doc
         assert page.evaluate("window.__roads.version") == snapshot["version"] == doc["version"]
         drawn = page.locator('svg#board [data-road="bead_plate"] [data-k]').count()
         assert drawn == len(snapshot["bead_plate"]) == 2
+        # The screen turns portrait: the page follows the portrait topic from its whole document on.
+        page.set_viewport_size({"width": 720, "height": 1280})
+        wait_js(page, "window.__roads.orientation === 'portrait' && __roadsLive.tracker.doc"
+                      " && !!__roadsLive.tracker.doc.models.portrait && window.__roads.status === 'live'",
+                timeout=CATCH_UP_MS)
+        ack = tier.post("T1", 2, *deal[56])
+        wait_js(page, f"window.__roads.version >= {ack['version']}", timeout=CATCH_UP_MS)
+        doc = tier.http.get(f"http://{tier.service.base}/tables/T1/model.json?orient=portrait", timeout=10).json()
+        assert page.evaluate("__roadsLive.tracker.doc") == doc and list(doc["models"]) == ["portrait"]
+        assert page.locator('svg#board [data-road="bead_plate"] [data-k]').count() == 3
+        assert page.evaluate("document.getElementById('board').getAttribute('viewBox')") == "0 0 1080 1920"
         assert errors == []
     finally:
         page.close()

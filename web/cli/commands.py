@@ -405,8 +405,16 @@ def render(file: Path, shoe: int, out: Path, table: str | None, variant: str | N
 
 
 def _render_png(snapshot: dict[str, Any], *, width: int, height: int, lang: str, theme: str) -> bytes:
-    """PNG bytes of a full board for ``snapshot`` (web.render.board); bad options exit 2 naming them."""
+    """PNG bytes of a full board for ``snapshot`` (web.render.board) with the fonts of
+    ``ROADS_FONT_DIR`` too; bad options exit 2 naming them, as does a bad setting."""
     from web.render import board as renderer
+    from web.render import fonts
+    from web.settings import ConfigError, Settings
+
+    try:
+        fonts.set_font_dir(Settings.load().font_dir)
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from None
 
     try:
         image = renderer.render_board(snapshot, width=width, height=height, lang=lang, theme=theme)

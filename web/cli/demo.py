@@ -22,6 +22,7 @@ import secrets
 import shutil
 import tempfile
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
@@ -32,6 +33,9 @@ from web import create_app
 from web.cli.feed_client import RETRY_STATUSES, FeedClient, FeedClientError, FeedRejected, FeedUnavailable
 from web.cli.serving import make_threaded_server
 from web.service import get_service
+
+WAIT_SLICE_S = 0.5
+"""Longest single sleep of :meth:`Demo.wait` (how late a stop signal may be noticed)."""
 
 log = logging.getLogger(__name__)
 
@@ -364,8 +368,16 @@ class Demo:
         return sum(r.rounds_sent for r in self.runners)
 
     def wait(self, seconds: float | None = None) -> None:
-        """Block until :meth:`stop` is called or ``seconds`` pass (``None`` = no limit)."""
-        self.stop_event.wait(seconds)
+        """Block until :meth:`stop` is called or ``seconds`` pass (``None`` = no limit).
+
+        Waits in slices of :data:`WAIT_SLICE_S`: a signal the kernel hands to another thread
+        (SIGTERM with the tables' threads running) only sets a flag, and a main thread asleep in
+        one untimed lock wait would never run the handler (seen: a demo deaf to SIGTERM)."""
+        end = None if seconds is None else time.monotonic() + seconds
+        while not self.stop_event.is_set():
+            left = WAIT_SLICE_S if end is None else min(WAIT_SLICE_S, end - time.monotonic())
+            if left <= 0 or self.stop_event.wait(left):
+                return
 
     def stop(self) -> None:
         """Stop the tables, the server and the store; remove the temporary data directory."""

@@ -8,13 +8,17 @@ request once (:func:`table_spec`, :func:`embed_spec`, :func:`lobby_spec`; a bad 
 (:func:`build`), so the live model topics can rebuild a page's document whenever its table or
 the lobby changes. Documents::
 
-    table, embed: {"models": {"landscape": model, "portrait": model} | {"fixed": model},
-                   "release", "version": snapshot version, "shoe"}
+    table, embed: {"models": {"landscape": model, "portrait": model} | {orientation: model}
+                             | {"fixed": model}, "release", "version": snapshot version, "shoe"}
     lobby:        {"pages": {"landscape": [page model, ...], "portrait": [...]}, "release",
                    "version": lobby version, "rotate_s"}
 
 Models are :func:`web.render.model.board_model` and :func:`web.http.screens.lobby_page_model`;
 ``release`` is :data:`RELEASE` (a page whose release differs from the server's reloads).
+
+A table spec with an ``orient`` (``landscape`` | ``portrait``) holds that orientation's model
+only: a table page subscribes to the topic of the orientation it shows (and to the other one
+when the viewport changes shape), so a screen gets, and a process builds, one model per update.
 """
 
 from __future__ import annotations
@@ -62,10 +66,10 @@ RELEASE = _release()
 class ModelSpec:
     """What a page shows, without the request: ``page`` (``table`` | ``embed`` | ``lobby``),
     ``table`` (table and embed), ``lang``, ``theme``, ``bead``, ``patterns`` (good roads),
-    ``columns``; embed: ``roads`` and ``size`` (w, h px); lobby: ``screen`` (a named screen or
-    ``None``), ``tables`` (ids in order, ``None`` = all), ``per_page``, ``rotate_s``, ``title``,
-    ``states`` (the state filter, ``None`` = all) and ``sort`` (``"open"`` or ``None``,
-    :mod:`web.http.screens`)."""
+    ``columns``, ``orient`` (table: one orientation's model, ``None`` = both); embed: ``roads``
+    and ``size`` (w, h px); lobby: ``screen`` (a named screen or ``None``), ``tables`` (ids in
+    order, ``None`` = all), ``per_page``, ``rotate_s``, ``title``, ``states`` (the state filter,
+    ``None`` = all) and ``sort`` (``"open"`` or ``None``, :mod:`web.http.screens`)."""
 
     page: str
     table: str | None
@@ -83,6 +87,7 @@ class ModelSpec:
     title: str | None = None
     states: tuple[str, ...] | None = None
     sort: str | None = None
+    orient: str | None = None
 
     @property
     def topic(self) -> str:
@@ -97,10 +102,20 @@ class ModelSpec:
 
 # --------------------------------------------------------------------------- from the request
 
+def orient_arg() -> str | None:
+    """The ``orient`` option: ``landscape`` | ``portrait`` (one orientation), absent = both.
+    Raises :class:`BadRequest` (field ``orient``) for another value."""
+    raw = request.args.get("orient")
+    if raw is not None and raw not in BOARD_SIZES:
+        raise BadRequest(f"orient must be landscape or portrait, got {raw!r}", field="orient", code=BAD_PARAMETER)
+    return raw
+
+
 def table_spec(table_id: str) -> ModelSpec:
-    """The board's spec from the query (``lang``, ``theme`` default dark, ``bead``, ``good``, ``cols``)."""
+    """The board's spec from the query (``lang``, ``theme`` default dark, ``bead``, ``good``, ``cols``,
+    ``orient``)."""
     return ModelSpec("table", table_id, display.lang_arg(), display.theme_arg("dark"), display.bead_arg(),
-                     display.patterns_arg(), columns=int_arg("cols", None))
+                     display.patterns_arg(), columns=int_arg("cols", None), orient=orient_arg())
 
 
 def embed_spec(table_id: str) -> ModelSpec:
@@ -156,6 +171,8 @@ def board_doc(spec: ModelSpec, snap: Mapping[str, Any]) -> dict[str, Any]:
     tz = display.venue_tz()
     if spec.page == "embed":
         sizes = {"fixed": spec.size or EMBED_DEFAULT_SIZE}
+    elif spec.orient is not None:
+        sizes = {spec.orient: BOARD_SIZES[spec.orient]}
     else:
         sizes = BOARD_SIZES
     models = {name: checked(board_model, snap, _options(spec, spec.page if spec.page == "embed" else "board", size),

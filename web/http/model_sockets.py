@@ -3,7 +3,8 @@ deltas, keepalives and fan-out as the snapshot sockets (:func:`web.http.ws.strea
 
 Endpoints (the query options are those of the page and of its model JSON route):
 
-- ``/ws/models/tables/<table_id>``: a table board's document (both orientations);
+- ``/ws/models/tables/<table_id>``: a table board's document (``?orient=landscape`` or
+  ``portrait``: that orientation's model only, what table pages subscribe to; without: both);
 - ``/ws/models/embed/<table_id>``: an embed's document;
 - ``/ws/models/lobby`` and ``/ws/models/screens/<name>``: a lobby screen's document (every page).
 

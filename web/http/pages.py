@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from dataclasses import replace
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -61,11 +62,27 @@ def _ws_path(endpoint: str, **values: Any) -> str:
 def _push(spec: ModelSpec, endpoint: str, **values: Any) -> dict[str, Any]:
     """Boot keys ``ws`` (where the page subscribes to its model topic) and ``full`` (where it
     fetches the latest whole document after a gap, or ``None``): the production tier's nchan
-    when ``ROADS_PUSH_URL`` is set, else this service's own model socket. Registers the topic."""
-    get_live_models().register(spec)
+    when ``ROADS_PUSH_URL`` is set, else this service's own model socket. Registers the topic
+    (as followed on nchan: the page subscribes to it)."""
+    get_live_models().register(spec, watch=True)
     query = {k: v for k, v in request.args.items() if k != "page"}
     ws, full = push_urls(get_settings().push_url, spec.topic, _ws_path(endpoint, **values, **query))
     return {"ws": ws, "full": full}
+
+
+def _table_push(spec: ModelSpec, table_id: str) -> dict[str, Any]:
+    """A table page's boot keys ``ws`` and ``full``, each ``{orientation: URL}`` (``full``
+    ``None`` on the embedded tier): the page subscribes to the orientation it shows. The topics
+    are registered, not followed: on the nchan tier the page asks ``modelUrl?orient=`` first."""
+    live, prefix = get_live_models(), get_settings().push_url
+    query = {k: v for k, v in request.args.items() if k not in ("page", "orient")}
+    ws, full = {}, {}
+    for orient in model_docs.BOARD_SIZES:
+        one = replace(spec, orient=orient)
+        live.register(one)
+        path = _ws_path("model_ws.table_models_socket", table_id=table_id, **query, orient=orient)
+        ws[orient], full[orient] = push_urls(prefix, one.topic, path)
+    return {"ws": ws, "full": full if prefix is not None else None}
 
 
 def _common(lang: str, theme: str) -> dict[str, Any]:
@@ -89,8 +106,15 @@ def _keepalive_s() -> float:
 
 
 def _live_doc(spec: ModelSpec) -> dict[str, Any]:
-    """The live document of ``spec``: its model topic's current message (built if needed)."""
-    return get_live_models().ensure(spec).document
+    """The live document of ``spec``: its model topic's current message (built if needed). A
+    table spec of both orientations is the two orientation topics' documents joined (what the
+    pages' sockets carry); one orientation (``?orient=``, a page about to subscribe) is
+    registered as followed (nchan)."""
+    live = get_live_models()
+    if spec.page == "table" and spec.orient is None:
+        docs = [live.ensure(replace(spec, orient=o)).document for o in model_docs.BOARD_SIZES]
+        return {**docs[0], "models": {k: v for doc in docs for k, v in doc["models"].items()}}
+    return live.ensure(spec, watch=spec.orient is not None).document
 
 
 # --------------------------------------------------------------------------- palette
@@ -105,10 +129,13 @@ def theme_stylesheet() -> Response:
 
 # --------------------------------------------------------------------------- table boards
 
-def _table_doc(table_id: str, shoe: int | None) -> tuple[ModelSpec, dict[str, Any]]:
+def _table_doc(table_id: str, shoe: int | None, *, both: bool = False) -> tuple[ModelSpec, dict[str, Any]]:
     """``(spec, document)`` of a board: the live document for the current shoe, else built for
-    ``shoe`` (past) or ``?ask=`` (the board as if that side won next); neither is live."""
+    ``shoe`` (past) or ``?ask=`` (the board as if that side won next); neither is live.
+    ``both``: both orientations whatever ``?orient=`` says (the page's first models)."""
     spec = model_docs.table_spec(table_id)
+    if both:
+        spec = replace(spec, orient=None)
     ask = request.args.get("ask")
     if shoe is None and not ask:
         get_service().table(table_id)
@@ -121,8 +148,9 @@ def _table_doc(table_id: str, shoe: int | None) -> tuple[ModelSpec, dict[str, An
 
 @bp.get("/tables/<table_id>/model.json")
 def table_model(table_id: str) -> Response:
-    """The board document (landscape and portrait models) of a table's current shoe (what its
-    model socket carries), or of ``?shoe=``, or ``?ask=banker|player``."""
+    """The board document (landscape and portrait models, or ``?orient=`` one: what that
+    orientation's model socket carries) of a table's current shoe, or of ``?shoe=``, or
+    ``?ask=banker|player``."""
     return jsonify(_table_doc(table_id, int_arg("shoe", None))[1])
 
 
@@ -147,7 +175,7 @@ def past_shoe(table_id: str, shoe: int) -> str:
 def _board(table_id: str, shoe: int | None) -> str:
     service = get_service()
     info = service.table(table_id)
-    spec, doc = _table_doc(table_id, shoe)
+    spec, doc = _table_doc(table_id, shoe, both=True)
     snapshot = service.snapshot(table_id, shoe)
     live = shoe is None
     ctx = _common(spec.lang, spec.theme)
@@ -157,7 +185,7 @@ def _board(table_id: str, shoe: int | None) -> str:
                         h=EMBED_SNIPPET_SIZE[1], _external=True)
     boot = {
         "page": "table" if live else "past", "table": table_id, "live": live,
-        **(_push(spec, "model_ws.table_models_socket", table_id=table_id) if live else {"ws": None, "full": None}),
+        **(_table_push(spec, table_id) if live else {"ws": None, "full": None}),
         "models": doc["models"], "release": RELEASE, "tz": display.venue_tz(), "keepaliveS": _keepalive_s(), "now": round(time.time(), 3),
         "modelUrl": url_for("pages.table_model", table_id=table_id, **query, **({} if live else {"shoe": shoe})),
         "askUrl": url_for("pages.table_model", table_id=table_id, **query) if live else None,

@@ -8,9 +8,12 @@ Words from the catalogue (``side.*``, ``bet.*``), sized with the bundled fonts.
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Mapping, Sequence
 
-from web.render import prims
+import orjson
+
+from web.render import fonts, prims
 from web.render.prims import fit, label, line_height, panel, text
 
 BET_GROUPS: tuple[tuple[str, frozenset[str]], ...] = (
@@ -148,8 +151,19 @@ def side_bets(r: dict[str, int], snap: Mapping[str, Any], lang: str, *, size: in
     """The side bets under a "Side bets" title, one row per state (:func:`side_bet_rows`): the
     bets' names on the left (regular, wrapped at spaces only when they do not fit beside the
     state), the state on the right in bold ("38 left", in the warning colour when few rounds are
-    left). All at one size: the largest (down to ``min_px``) at which every row fits."""
-    rows = side_bet_rows(snap.get("side_bets") or [], lang)
+    left). All at one size: the largest (down to ``min_px``) at which every row fits. Laid out once
+    per set of rows, region and options (cached until :func:`web.render.fonts.reset_caches`: many
+    tables and versions show the same side bets); the items returned are fresh copies."""
+    key = orjson.dumps(snap.get("side_bets") or [], option=orjson.OPT_SORT_KEYS)
+    items = _side_bets_items(key, lang, (r["x"], r["y"], r["w"], r["h"]), size, min_px, title)
+    return panel(pid, r, bg, [dict(item) for item in items])
+
+
+@functools.lru_cache(maxsize=4096)
+def _side_bets_items(key: bytes, lang: str, region: tuple[int, int, int, int], size: int, min_px: int,
+                     title: bool) -> tuple[dict[str, Any], ...]:
+    r = dict(zip(("x", "y", "w", "h"), region))
+    rows = side_bet_rows(orjson.loads(key), lang)
     if not rows:
         rows = [(label("side.none", lang), "", "", "muted")]
     pad = max(4, round(size * 0.5))
@@ -199,7 +213,7 @@ def side_bets(r: dict[str, int], snap: Mapping[str, Any], lang: str, *, size: in
             lt, ls = fit(part, room if i == 0 else w, s, lang, weight="r", min_size=min_px)
             items.append(text(lt, x, y, ls, "muted" if colour == "muted" else "text", lang=lang, weight="r"))
             y += pitch
-    return panel(pid, r, bg, items)
+    return tuple(items)
 
 
 def next_bet_line(snap: Mapping[str, Any], lang: str, *, width: float | None = None,
@@ -210,7 +224,8 @@ def next_bet_line(snap: Mapping[str, Any], lang: str, *, width: float | None = N
     others counted, "Naturals and 3 more close at round 50 · 12 left" (two: "Big, Small close
     at ..."); where that does not fit ``width`` px at ``size`` px (bold; both given, else the
     longest), "Naturals +3 close at round 50 · 12 left", "Naturals close at round 50 · 12 left",
-    "Naturals +3 · 12 left", then "Naturals · 12 left"."""
+    "Naturals +3 · 12 left", then "Naturals · 12 left" (open all shoe: "Pairs +2 · All shoe", "Pairs ·
+    All shoe")."""
     lines = side_bet_lines(snap.get("side_bets") or [], lang)
     if not lines:
         return label("side.none", lang), "muted"
@@ -225,6 +240,12 @@ def next_bet_line(snap: Mapping[str, Any], lang: str, *, width: float | None = N
     if ln["state"] == "closes":  # shortest: the rounds left only, "Naturals +3 · 12 left", "Naturals · 12 left"
         left = label("side.left", lang, n=ln["left"])
         texts += [f"{names[-2]} · {left}", f"{parts[0]} · {left}"] if more else [f"{parts[0]} · {left}"]
+    if ln["state"] == "open":  # shortest: "Pairs +2 · All shoe", "Pairs · All shoe"
+        whole = label("side.open_short", lang)
+        texts += [f"{names[-1]} · {whole}", f"{parts[0]} · {whole}"] if more else [f"{parts[0]} · {whole}"]
     if width is not None and size is not None:
         texts = [t for t in texts if prims.width(t, size, lang) <= width] or texts[-1:]
     return texts[0], _line_colour(ln)
+
+
+fonts.DEPENDENT_CACHES.append(_side_bets_items)

@@ -101,18 +101,29 @@ _SCRIPT_ORDER: dict[str, tuple[str, ...]] = {
 _RAQM_LANGUAGE = {"en": "en", "zh": "zh-Hans", "th": "th", "lo": "lo", "my": "my"}
 
 
-@functools.lru_cache(maxsize=1)
-def _extra_font_dir() -> Path | None:
-    """``ROADS_FONT_DIR`` (:class:`web.settings.Settings` from the environment: fonts serve
-    every app of the process); cached until :func:`reset_caches`."""
-    from web.settings import Settings
+_extra_dir: Path | None = None  # set_font_dir: ROADS_FONT_DIR, given by the app at start-up
 
-    return Settings.load().font_dir
+
+def set_font_dir(path: Path | str | None) -> None:
+    """Search ``path`` (a folder; ``None``: none) before :data:`FONT_DIR` for every later font
+    lookup of the process (fonts serve every app of it). The app calls it once at start-up with
+    its ``ROADS_FONT_DIR`` setting (:func:`web.app.create_app`; ``roads render`` likewise), so
+    the renderer is given the folder and never reads the settings. Forgets every cached font
+    choice when the folder changes (:func:`reset_caches`)."""
+    global _extra_dir
+    new = Path(path) if path is not None else None
+    if new != _extra_dir:
+        _extra_dir = new
+        reset_caches()
+
+
+def font_dir() -> Path | None:
+    """The extra font folder given by :func:`set_font_dir` (``None``: only the shipped and system fonts)."""
+    return _extra_dir
 
 
 def _find(script: str, weight: str, *, skip: frozenset[str] = frozenset()) -> Face | None:
-    extra = _extra_font_dir()
-    dirs = [extra] if extra is not None else []
+    dirs = [_extra_dir] if _extra_dir is not None else []
     dirs += [FONT_DIR, *SYSTEM_FONT_DIRS]
     for d in dirs:  # the shipped folder wins over system copies for every candidate
         for name, index in _CANDIDATES[script][weight]:
@@ -427,9 +438,18 @@ def _middle_metrics(text: str, size: int, lang: str, weight: str) -> tuple[float
     return asc, desc
 
 
+DEPENDENT_CACHES: list[Any] = []
+"""``functools.lru_cache`` functions of other modules whose results depend on the fonts (text
+fitting, legends, glyph tables of :mod:`web.render.prims`, ``panels``, ``pieces``); cleared with
+:func:`reset_caches`."""
+
+
 def reset_caches() -> None:
-    """Forget every cached font choice, width and text mask (after fonts are added or removed)."""
-    for fn in (_extra_font_dir, font_chain, coverage, get_font, _runs, _text_width, _font_metrics, _text_sprite, _middle_metrics):
+    """Forget every cached font choice, width and text mask (after fonts are added or removed;
+    the folder of :func:`set_font_dir` stays), and what was measured with them
+    (:data:`DEPENDENT_CACHES`)."""
+    for fn in (font_chain, coverage, get_font, _runs, _text_width, _font_metrics, _text_sprite,
+               _middle_metrics, *DEPENDENT_CACHES):
         fn.cache_clear()
 
 

@@ -66,7 +66,7 @@ def amount(v: Any) -> str:
 
 
 def state_words(state: Mapping[str, Any] | None, lang: str, now: float, *,
-                still_tz: str | None = None) -> tuple[str, str, dict[str, Any]]:
+                still_tz: str | None = None, short: int = 0) -> tuple[str, str, dict[str, Any]]:
     """``(words, colour, extra keys of the text primitive)`` of the table's state: "Bets close
     in 12 s" (with the countdown keys), "Betting", "Shuffling", "Closed"...; ``("", ...)`` when
     the state is not known.
@@ -74,18 +74,20 @@ def state_words(state: Mapping[str, Any] | None, lang: str, now: float, *,
     ``still_tz`` (an IANA zone; for images, which cannot tick): a countdown is said as the venue
     time betting closes, "Bets close at 14:03:22", true for as long as the image is shown; once
     ``now`` has reached that time, "Bets closed" (:func:`clock_key` is what such an image
-    depends on)."""
+    depends on). ``short`` 1 / 2: the countdown and the close time said shorter for a narrow
+    tile, "12 s left" / "12 s", "Closes 14:03:22" / "14:03:22"."""
     if not state or not state.get("state"):
         return "", "muted", {}
     st = state["state"]
     left = seconds_left(state, now)
     if left is not None and still_tz is not None:
         if left <= 0:
-            return label("live.bets_closed", lang), "warn", {}
+            return label("live.bets_closed_short" if short else "live.bets_closed", lang), "warn", {}
         when = venue_time(str(state.get("closes_at")), still_tz) or ""
-        return label("live.bets_close_at", lang, time=when), "open", {}
+        words = when if short >= 2 else label("live.closes_at_short" if short else "live.bets_close_at", lang, time=when)
+        return words, "open", {}
     if left is not None:
-        fmt = label("live.bets_close_in", lang, s="{s}")
+        fmt = label(("live.bets_close_in", "live.seconds_left", "live.seconds")[min(short, 2)], lang, s="{s}")
         return fmt.replace("{s}", str(left)), "open", {"cd": _epoch(state.get("closes_at")), "fmt": fmt}
     colour = {"betting": "open", "dealing": "natural", "result": "text", "shuffling": "warn",
               "closed": "banker", "maintenance": "banker"}.get(st, "muted")
@@ -320,7 +322,9 @@ def tile_live_items(r: Mapping[str, int], snapshot: Mapping[str, Any], lang: str
         floor = min(full, max(full * 0.7, MIN_RANK_PX / RANK_SCALE))
         ch = max(floor, full - short / (cards * card_width(1.0)))
         items, room = _tile_cards(r, ip, lang, size, ch)
-    if room > size * 2:
+    # too long for the room at min_px: what happens next alone ("Banker draws"), else nothing
+    words = next((w for w in (words, words.rsplit(" · ", 1)[-1]) if panels.prims.width(w, min_px, lang) <= room), "")
+    if words and room > size * 2:
         t, s = fit(words, room, size, lang, min_size=min_px)
         items.append(text(t, r["x"] + r["w"] - room, r["y"] + r["h"] / 2, s, "warn" if extra else "natural",
                           lang=lang))
@@ -346,11 +350,17 @@ def _tile_cards(r: Mapping[str, int], ip: Mapping[str, Any], lang: str, size: in
     return items, r["x"] + r["w"] - x
 
 
-def tile_state_text(snapshot: Mapping[str, Any], lang: str, now: float, *,
-                    still_tz: str | None = None) -> tuple[str, str, dict[str, Any]]:
-    """The state words of a tile's second line (:func:`state_words`), or ``("", ...)``."""
+def tile_state_text(snapshot: Mapping[str, Any], lang: str, now: float, *, still_tz: str | None = None,
+                    room: float | None = None, size: int = 0, min_px: int = 0) -> tuple[str, str, dict[str, Any]]:
+    """The state words of a tile's second line (:func:`state_words`), or ``("", ...)``: the
+    longest form (full, then ``short`` 1 and 2) that fits ``room`` px at ``min_px`` (bold), else
+    the shortest; the longest when ``room`` is not given."""
     state = snapshot.get("state")
-    return state_words(state if isinstance(state, Mapping) else None, lang, now, still_tz=still_tz)
+    state = state if isinstance(state, Mapping) else None
+    forms = [state_words(state, lang, now, still_tz=still_tz, short=k) for k in (0, 1, 2)]
+    if room is None:
+        return forms[0]
+    return next((f for f in forms if panels.prims.width(f[0], min_px, lang) <= room), forms[-1])
 
 
 def embed_band_height(snapshot: Mapping[str, Any], height: int, min_px: int) -> int:
@@ -414,8 +424,30 @@ def board_hook(ps: list[dict[str, Any]], regions: Mapping[str, Mapping[str, int]
     _live_panel(ps, regions, snapshot, lang, size=size, min_px=min_px)
     if dropped:
         target = next((p for p in ps if p["id"] in ("live", "stats")), None)
-        if target is not None:
-            bottom_line(target, dropped, lang, size=size, min_px=min_px)
+        if target is not None and not bottom_line(target, dropped, lang, size=size, min_px=min_px) \
+                and target["id"] == "live":
+            beside_round(target, state, lang, size=size, min_px=min_px)
+
+
+def beside_round(p: dict[str, Any], state: Mapping[str, Any], lang: str, *, size: int, min_px: int) -> bool:
+    """Put the dealer (and the limits where they fit too) at the right end of the "Round 21"
+    line of the live panel ``p`` (:func:`board_live_panel`): a portrait board's live panel has
+    no free line for them, and the dealer stays in sight all round. Whether something was added."""
+    first = next((i for i in p["items"] if i.get("p") == "t"), None)
+    if first is None:
+        return False
+    pad = max(6, round(size * 0.5))
+    right = p["x"] + p["w"] - pad
+    room = right - (first["x"] + panels.prims.width(first["t"], first["s"], lang, first["w"])) - size
+    parts = dealer_limit_parts(state, lang)
+    px = min(size, max(min_px, first["s"]))
+    for words in ("  ·  ".join(parts), *parts):
+        if words and panels.prims.width(words, px, lang, "r") <= room:
+            item = text(words, right, first["y"], px, "muted", lang=lang, weight="r", anchor="r")
+            item["y"] = first["y"]  # on the title's baseline
+            p["items"] = p["items"] + [item]
+            return True
+    return False
 
 
 def bottom_line(p: dict[str, Any], words: str, lang: str, *, size: int, min_px: int) -> bool:

@@ -9,10 +9,11 @@ panel and wording live in :mod:`web.render.bets` (imported here).
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Mapping, Sequence
 
 from web import i18n
-from web.render import prims
+from web.render import fonts, prims
 from web.render.cells import DERIVED_COLOURS, DERIVED_SHAPES, WINNER_COLOURS
 from web.render.bets import next_bet_line, side_bet_lines, side_bets
 from web.render.prims import fit, label, line_height, panel, text
@@ -269,7 +270,15 @@ def legend(x: float, right: float, cy: float, lang: str, size: int, min_px: int,
            height: float = 0) -> list[dict[str, Any]]:
     """The legend laid out from ``x`` to ``right`` at vertical centre ``cy``: one row, or two
     rows of three when ``height`` (px) holds them and that keeps the words larger; shrinks to
-    ``min_px``, then leaves out entries from the end (pairs and derived colours stay longest)."""
+    ``min_px``, then leaves out entries from the end (pairs and derived colours stay longest).
+    It depends on nothing else (not the snapshot), so it is laid out once per set of arguments
+    (cached until :func:`web.render.fonts.reset_caches`); the items returned are fresh copies."""
+    return [dict(item) for item in _legend(x, right, cy, lang, size, min_px, height)]
+
+
+@functools.lru_cache(maxsize=1024)
+def _legend(x: float, right: float, cy: float, lang: str, size: int, min_px: int,
+            height: float) -> tuple[dict[str, Any], ...]:
     entries = legend_items(lang, size)
 
     def row(chosen: Sequence[tuple[dict[str, Any], str]], s: int, y: float) -> tuple[list[dict[str, Any]], float]:
@@ -306,12 +315,12 @@ def legend(x: float, right: float, cy: float, lang: str, size: int, min_px: int,
     if height and s < size:
         items2, end2, s2 = largest(two_rows)
         if s2 > s and end2 <= right and 2 * line_height(s2, lang) <= height:
-            return items2
+            return tuple(items2)
     while items and end > right:
         items = items[:-2]
         last = items[-1] if items else None
         end = (last["x"] + prims.width(last["t"], last["s"], lang, "r")) if last else x
-    return items
+    return tuple(items)
 
 
 def footer(r: dict[str, int], snap: Mapping[str, Any], lang: str, *, size: int, min_px: int,
@@ -374,3 +383,6 @@ def banner(width: int, height: int, t: str, lang: str, *, size: int, y: float | 
     top = round((height - h) / 2 if y is None else y)
     r = {"x": 0, "y": top, "w": width, "h": h}
     return panel("banner", r, "offline", [text(t, width / 2, top + h / 2, size, "offline_text", lang=lang, anchor="m")])
+
+
+fonts.DEPENDENT_CACHES.append(_legend)

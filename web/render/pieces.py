@@ -7,6 +7,7 @@ tiles and pages), so neither imports the other's internals.
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -151,10 +152,20 @@ def glyphs(model: Mapping[str, Any], lang: str) -> dict[str, list[float]]:
         visit([i for i in p["items"] if i.get("p") == "m"])
     for t in model.get("tiles", []):
         visit([c for r in t["model"].get("roads", []) for c in r["cells"]])
-    out = {}
+    return {t: list(v) for t, v in _glyph_table(tuple(sorted(wanted.items())), lang)}
+
+
+@functools.lru_cache(maxsize=2048)
+def _glyph_table(wanted: tuple[tuple[str, float], ...], lang: str) -> tuple[tuple[str, tuple[float, float]], ...]:
+    """:func:`glyphs`' measures of ``wanted`` (text, fraction of the cell), cached (the texts in
+    cells are few: letters, totals, tie counts) until :func:`web.render.fonts.reset_caches`."""
+    out = []
     ref = 200
-    for t, frac in sorted(wanted.items()):
+    for t, frac in wanted:
         size = fonts.fit_size(t, ref * 0.66, round(ref * frac), lang=lang, min_size=8)
         base = fonts.middle_to_baseline(t, 0, size=size, lang=lang)
-        out[t] = [round(size / ref, 4), round(base / ref, 4)]
-    return out
+        out.append((t, (round(size / ref, 4), round(base / ref, 4))))
+    return tuple(out)
+
+
+fonts.DEPENDENT_CACHES.append(_glyph_table)

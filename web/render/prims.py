@@ -17,6 +17,7 @@ so a fitted string fits on both painters.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from web import i18n
@@ -25,7 +26,14 @@ from web.render import fonts
 
 def label(key: str, lang: str, default: str | None = None, **values: Any) -> str:
     """The catalogue label ``key`` in ``lang`` (English fallback), ``{name}`` filled from
-    ``values``; a key in no catalogue gives ``default`` (else the key), filled the same way."""
+    ``values``; a key in no catalogue gives ``default`` (else the key), filled the same way.
+    Without ``values`` the answer is cached (the catalogues do not change while running)."""
+    if not values:
+        return _plain_label(key, lang, default)
+    return _label(key, lang, default, **values)
+
+
+def _label(key: str, lang: str, default: str | None = None, **values: Any) -> str:
     if lang not in i18n.LANGUAGES:
         lang = i18n.DEFAULT_LANGUAGE
     try:
@@ -35,6 +43,11 @@ def label(key: str, lang: str, default: str | None = None, **values: Any) -> str
     for name, value in values.items():
         text = text.replace("{" + name + "}", str(value))
     return text
+
+
+@functools.lru_cache(maxsize=8192)
+def _plain_label(key: str, lang: str, default: str | None) -> str:
+    return _label(key, lang, default)
 
 
 def text(t: str, x: float, y: float, size: int, colour: str = "text", *, lang: str, weight: str = "b",
@@ -69,7 +82,13 @@ def width(t: str, size: int, lang: str, weight: str = "b") -> float:
 
 def fit(t: str, max_width: float, size: int, lang: str, *, weight: str = "b", min_size: int) -> tuple[str, int]:
     """``(text, size)``: ``t`` at the largest size <= ``size`` (not below ``min_size``) that fits
-    ``max_width`` px; still too wide at ``min_size``: cut with an ellipsis."""
+    ``max_width`` px; still too wide at ``min_size``: cut with an ellipsis. Cached by all the
+    arguments (until :func:`web.render.fonts.reset_caches`)."""
+    return _fit(t, max_width, size, lang, weight, min_size)
+
+
+@functools.lru_cache(maxsize=16384)
+def _fit(t: str, max_width: float, size: int, lang: str, weight: str, min_size: int) -> tuple[str, int]:
     size = max(int(size), int(min_size))
     s = fonts.fit_size(t, max_width, size, lang=lang, weight=weight_name(weight), min_size=min_size)
     return fonts.ellipsize(t, max_width, size=s, lang=lang, weight=weight_name(weight)), s
@@ -90,3 +109,6 @@ def panel(pid: str, r: dict[str, int], bg: str | None = "panel", items: list | N
     out = {"id": pid, "x": r["x"], "y": r["y"], "w": r["w"], "h": r["h"], "bg": bg, "items": items or []}
     out.update(extra)
     return out
+
+
+fonts.DEPENDENT_CACHES.append(_fit)

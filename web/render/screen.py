@@ -31,6 +31,11 @@ SCREEN_BIG_PX = 36
 SCREEN_MIN_CELL = 40
 """Smallest road cell of a screen tile (px at 1920x1080); a mini road that would be smaller is left out."""
 
+NAME_LINE_EMS = 12
+"""A portrait tile narrower than this many ``big`` px (inside its padding) gives the table name
+line 1 whole and the last result a line of its own under it (12 tables on 1080x1920: 3 x 4
+tiles of 342 x 452 px, a 320 px name line at 36 px): the name is what says which table it is."""
+
 MAX_PER_PAGE = 24
 """Most tiles on one page."""
 
@@ -40,9 +45,9 @@ def _grid(x: float, y: float, cols: int, rows: int, cell: int) -> dict[str, int]
 
 
 def tile_geometry(w: int, h: int, *, min_text: int, screen: bool) -> dict[str, Any]:
-    """Regions of a tile ``w`` x ``h`` px: ``line1``/``line2`` text bands, ``big_road`` and maybe
-    ``bead_plate`` and the three derived roads, ``side_bet`` and ``badges`` bands; ``big`` and
-    ``small`` text px."""
+    """Regions of a tile ``w`` x ``h`` px: ``line1``/``line2`` text bands (and ``result`` between
+    them on a narrow portrait tile, :data:`NAME_LINE_EMS`), ``big_road`` and maybe ``bead_plate``
+    and the three derived roads, ``side_bet`` and ``badges`` bands; ``big`` and ``small`` text px."""
     big_min = SCREEN_BIG_PX if screen else min_text
     # 7.5 % of the height, but no more than a narrow (portrait) tile's width gives its lines room for
     big = max(big_min, min(round(h * 0.075), round(w * 0.062)))
@@ -50,9 +55,10 @@ def tile_geometry(w: int, h: int, *, min_text: int, screen: bool) -> dict[str, A
     pad = max(4, round(big * 0.3))
     band = round(big * 1.35)
     badge_band = round(small * 1.8)
-    fixed = 2 * pad + 2 * band + band + badge_band + 2 * pad
-    avail_h = h - fixed
     inner_w = w - 2 * pad
+    name_line = h > w and inner_w < NAME_LINE_EMS * big  # the name takes line 1 whole, the result a line
+    fixed = 2 * pad + (3 if name_line else 2) * band + band + badge_band + 2 * pad
+    avail_h = h - fixed
     c = layout._even(avail_h / 6)
     c = max(4, min(c, layout._even(inner_w / 10)))
     min_cell = SCREEN_MIN_CELL if screen else max(6, min_text)
@@ -60,6 +66,9 @@ def tile_geometry(w: int, h: int, *, min_text: int, screen: bool) -> dict[str, A
     y = pad
     regions["line1"] = {"x": pad, "y": y, "w": inner_w, "h": band}
     y += band
+    if name_line:
+        regions["result"] = {"x": pad, "y": y, "w": inner_w, "h": band}
+        y += band
     regions["line2"] = {"x": pad, "y": y, "w": inner_w, "h": band}
     y += band + pad
     cols = max(2, inner_w // c)
@@ -104,10 +113,11 @@ def tile_geometry(w: int, h: int, *, min_text: int, screen: bool) -> dict[str, A
 
 
 def _side_bet_items(r: Mapping[str, int], snapshot: Mapping[str, Any], lang: str, big: int,
-                    band: int) -> list[dict[str, Any]]:
+                    band: int, min_px: int) -> list[dict[str, Any]]:
     """The side-bet line of a tile (:func:`web.render.bets.next_bet_line`) in band ``r``: one line,
     or, when ``r`` has room for two and the full words would not fit on one, those words broken
-    at a space onto two lines (both at ``big`` px)."""
+    at a space onto two lines (both at ``big`` px); on one line where even the shortest words
+    do not fit at ``big`` px, the largest size down to ``min_px`` at which some form does."""
     full, colour = panels.next_bet_line(snapshot, lang)
     if r.get("lines", 1) >= 2 and panels.prims.width(full, big, lang) > r["w"]:
         words = full.split(" ")
@@ -119,8 +129,91 @@ def _side_bet_items(r: Mapping[str, int], snapshot: Mapping[str, Any], lang: str
                 return [text(first, r["x"], r["y"] + band / 2, big, colour, lang=lang),
                         text(second, r["x"], r["y"] + band * 1.5, big, colour, lang=lang)]
     line, colour = panels.next_bet_line(snapshot, lang, width=r["w"], size=big)
-    lt, ls = fit(line, r["w"], big, lang, min_size=big)
+    size = big
+    while size > min_px and panels.prims.width(line, size, lang) > r["w"]:  # no form fits at big px: smaller
+        size -= 2
+        line, colour = panels.next_bet_line(snapshot, lang, width=r["w"], size=max(size, min_px))
+    lt, ls = fit(line, r["w"], max(size, min_px), lang, min_size=min_px)
     return [text(lt, r["x"], r["y"] + min(band, r["h"]) / 2, ls, colour, lang=lang)]
+
+
+def _result_forms(last: Mapping[str, Any], lang: str) -> list[list[tuple[str, str]]]:
+    """The last result as coloured runs, longest first: "Banker  P 5 · B 7" (each total named by
+    its side's letter, so no one reads "Banker 5"), "Banker  5 · 7", "B  5 · 7"."""
+    w = str(last.get("winner"))
+    colour = cells_mod.WINNER_COLOURS.get(w, "text")
+    totals = [(str(last.get("player_total")), "player"), (" · ", "muted"), (str(last.get("banker_total")), "banker")]
+    return [[(label("winner." + w, lang) + "  ", colour), *panels.result_parts(last, lang, short=True)],
+            [(label("winner." + w, lang) + "  ", colour), *totals],
+            [(label("winner_short." + w, lang) + "  ", colour), *totals]]
+
+
+def _header(ps: list[dict[str, Any]], regs: Mapping[str, Mapping[str, int]], snapshot: Mapping[str, Any],
+            lang: str, big: int, pad: int, min_px: int) -> None:
+    """Panels ``line1`` (the table name, and the last result at its right where both fit) and,
+    on a narrow portrait tile (region ``result``), ``result``: the name keeps line 1 whole, a
+    name too long for it is broken at a space onto the next line, and the last result goes
+    there at the right. The name is never cut while it fits at ``min_px``: the longest result
+    form that leaves it whole is used, else none."""
+    l1 = regs["line1"]
+    name = str(snapshot.get("name") or snapshot.get("table") or "")
+    last = snapshot.get("last") if isinstance(snapshot.get("last"), Mapping) else None
+    forms = _result_forms(last, lang) if last is not None else []
+
+    def width(parts: Sequence[tuple[str, str]]) -> float:
+        return sum(panels.prims.width(t, big, lang) for t, _ in parts)
+
+    def result(r: Mapping[str, int], room: float) -> list[dict[str, Any]]:
+        parts = next((f for f in forms if width(f) <= room), None)
+        return panels.runs(parts, r["x"] + r["w"], r["y"] + r["h"] / 2, big, lang, anchor="r") if parts else []
+
+    def name_fits(t: str, room: float, size: int) -> bool:
+        return panels.prims.width(t, size, lang) <= room
+
+    rr = regs.get("result")
+    if rr is None:  # one line: name left, the longest result that leaves the name whole at big px
+        res = next((f for f in forms if name_fits(name, l1["w"] - width(f) - pad, big)), None)
+        if res is None:
+            res = next((f for f in reversed(forms) if name_fits(name, l1["w"] - width(f) - pad, min_px)), None)
+        room = l1["w"] - (width(res) + pad if res else 0)
+        nt, ns = fit(name, room, big, lang, min_size=min_px)
+        items = [text(nt, l1["x"], l1["y"] + l1["h"] / 2, ns, "text", lang=lang)]
+        if res:
+            items += panels.runs(res, l1["x"] + l1["w"], l1["y"] + l1["h"] / 2, big, lang, anchor="r")
+        ps.append(panel("line1", l1, None, items))
+        return
+    first, rest = name, ""
+    words = name.split(" ")
+    if not name_fits(name, l1["w"], big) and len(words) > 1:  # at the last space whose first part fits
+        k = next((k for k in range(len(words) - 1, 0, -1) if name_fits(" ".join(words[:k]), l1["w"], big)), 0)
+        if k and name_fits(" ".join(words[k:]), rr["w"], min_px):
+            first, rest = " ".join(words[:k]), " ".join(words[k:])
+    nt, ns = fit(first, l1["w"], big, lang, min_size=min_px)
+    ps.append(panel("line1", l1, None, [text(nt, l1["x"], l1["y"] + l1["h"] / 2, ns, "text", lang=lang)]))
+    items: list[dict[str, Any]] = []
+    if rest:
+        res_room = rr["w"] - panels.prims.width(rest, big, lang) - pad
+        items = result(rr, res_room)
+        used = sum(panels.prims.width(i["t"], i["s"], lang) for i in items)
+        rt, rs = fit(rest, rr["w"] - (used + pad if items else 0), big, lang, min_size=min_px)
+        items.insert(0, text(rt, rr["x"], rr["y"] + rr["h"] / 2, rs, "text", lang=lang))
+    elif forms:
+        items = result(rr, rr["w"])
+    ps.append(panel("result", rr, None, items))
+
+
+def _game_line(game: str, state: Mapping[str, Any] | None, lang: str, room: float, min_px: int) -> str:
+    """The longest of "game · dealer · limits", "dealer · limits", "game · dealer", "dealer",
+    "limits", "game" (the parts known) that fits ``room`` px at ``min_px`` (regular), else ``""``."""
+    parts = live_panel.dealer_limit_parts(state, lang)
+    dealer = [p for p in parts[:1] if state and state.get("dealer")]
+    limits = [p for p in parts if p not in dealer]
+    tries = [[game, *parts], parts, [game, *dealer], dealer, limits, [game]]
+    for t in tries:
+        words = "  ·  ".join(x for x in t if x)
+        if words and panels.prims.width(words, min_px, lang, "r") <= room:
+            return words
+    return ""
 
 
 def tile_model(snapshot: Mapping[str, Any], opts: Any, *, last_at: str | None = None, tz: str = "UTC",
@@ -136,29 +229,10 @@ def tile_model(snapshot: Mapping[str, Any], opts: Any, *, last_at: str | None = 
     g = tile_geometry(opts.width, opts.height, min_text=min_px, screen=screen)
     regs, big, small = g["regions"], g["big"], g["small"]
     when = venue_time(last_at, tz)
-    st_words, st_colour, st_extra = live_panel.tile_state_text(snapshot, lang, now, still_tz=tz if opts.still else None)
+    still_tz = tz if opts.still else None
+    st_words, st_colour, st_extra = live_panel.tile_state_text(snapshot, lang, now, still_tz=still_tz)
     ps: list[dict[str, Any]] = []
-    # line 1: name left, last result right (winner's colour)
-    l1 = regs["line1"]
-    last = snapshot.get("last") if isinstance(snapshot.get("last"), Mapping) else None
-    res_items = []
-    res_w = 0.0
-    if last is not None:
-        w = str(last.get("winner"))
-        word = label("winner." + w, lang)
-        # "Banker  P 5 · B 7": each total named by its side's letter, so no one reads "Banker 5"
-        parts = [(word + "  ", cells_mod.WINNER_COLOURS.get(w, "text")), *panels.result_parts(last, lang, short=True)]
-        rs = big
-        name_w = panels.prims.width(str(snapshot.get("name") or snapshot.get("table") or ""), big, lang)
-        res_w = sum(panels.prims.width(t, rs, lang) for t, _ in parts)
-        if name_w + res_w + g["pad"] > l1["w"]:  # a narrow tile: the totals in their colours only, "5 · 7"
-            parts = [parts[0], (str(last.get("player_total")), "player"), (" · ", "muted"),
-                     (str(last.get("banker_total")), "banker")]
-            res_w = sum(panels.prims.width(t, rs, lang) for t, _ in parts)
-        res_items = panels.runs(parts, l1["x"] + l1["w"], l1["y"] + l1["h"] / 2, rs, lang, anchor="r")
-    name = str(snapshot.get("name") or snapshot.get("table") or "")
-    nt, ns = fit(name, l1["w"] - res_w - g["pad"], big, lang, min_size=big)
-    ps.append(panel("line1", l1, None, [text(nt, l1["x"], l1["y"] + l1["h"] / 2, ns, "text", lang=lang)] + res_items))
+    _header(ps, regs, snapshot, lang, big, g["pad"], min_px)
     # line 2: shoe / round left, time of the last result right
     l2 = regs["line2"]
     sub = "  ·  ".join(x for x in (label("ui.shoe_n", lang, n=snapshot.get("shoe")) if snapshot.get("shoe") is not None
@@ -168,7 +242,10 @@ def tile_model(snapshot: Mapping[str, Any], opts: Any, *, last_at: str | None = 
     if st_words:  # the table's state (a betting countdown) where the time of the last result goes
         keep = panels.prims.width(label("ui.round_n", lang, n=snapshot.get("round")), big, lang) + g["pad"] \
             if snapshot.get("round") is not None else 0.0  # the round number keeps its room
-        tt, ts = fit(st_words, max(l2["w"] * 0.35, min(l2["w"] * 0.62, l2["w"] - keep - 1)), big, lang, min_size=min_px)
+        room = max(l2["w"] * 0.35, min(l2["w"] * 0.62, l2["w"] - keep - 1))
+        st_words, st_colour, st_extra = live_panel.tile_state_text(snapshot, lang, now, still_tz=still_tz, room=room,
+                                                                   size=big, min_px=min_px)  # shorter where narrow
+        tt, ts = fit(st_words, room, big, lang, min_size=min_px)
         tw = panels.prims.width(tt, ts, lang)
         item = text(tt, l2["x"] + l2["w"], l2["y"] + l2["h"] / 2, ts, st_colour, lang=lang, anchor="r")
         item.update(st_extra)
@@ -188,38 +265,57 @@ def tile_model(snapshot: Mapping[str, Any], opts: Any, *, last_at: str | None = 
     roads = road_models(snapshot, regs, opts)
     if not has_rounds(snapshot):
         br = regs["big_road"]
-        t, s = fit(label("ui.no_rounds_yet", lang), br["w"] * 0.9, small, lang, weight="r", min_size=min_px)
-        ps.append(panel("note", br, None, [text(t, br["x"] + br["w"] / 2, br["y"] + br["h"] / 2, s, "muted",
-                                                 lang=lang, weight="r", anchor="m")]))
+        words = label("ui.no_rounds_yet", lang)
+        lines = [words]
+        if panels.prims.width(words, min_px, lang, "r") > br["w"] * 0.9 and " " in words:  # two lines, evenly
+            ws = words.split(" ")
+            k = min(range(1, len(ws)), key=lambda k: max(panels.prims.width(" ".join(ws[:k]), small, lang, "r"),
+                                                           panels.prims.width(" ".join(ws[k:]), small, lang, "r")))
+            lines = [" ".join(ws[:k]), " ".join(ws[k:])]
+        note = []
+        for n, words in enumerate(lines):
+            t, s = fit(words, br["w"] * 0.9, small, lang, weight="r", min_size=min_px)
+            note.append(text(t, br["x"] + br["w"] / 2, br["y"] + br["h"] / 2 + (n - (len(lines) - 1) / 2) * small * 1.5,
+                             s, "muted", lang=lang, weight="r", anchor="m"))
+        ps.append(panel("note", br, None, note))
     # the side bet closing next (on two lines where the tile has room and one line would shorten
     # it; a second line it does not need shows the game instead)
     sb = regs["side_bet"]
     live_items = live_panel.tile_live_items({**sb, "h": min(sb["h"], g["band"])}, snapshot, lang, size=big,
                                             min_px=min_px)
-    sb_items = _side_bet_items(sb, snapshot, lang, big, g["band"]) if live_items is None else live_items
+    sb_items = _side_bet_items(sb, snapshot, lang, big, g["band"], min_px) if live_items is None else live_items
     ps.append(panel("side_bet", sb, None, sb_items))
     dl = live_panel.dealer_limits(snapshot.get("state") if isinstance(snapshot.get("state"), Mapping) else None, lang)
     game = i18n.variant_name(snapshot.get("variant"), lang) if isinstance(snapshot.get("variant"), Mapping) else ""
     gr = regs.get("game")
     if gr is None and sb.get("lines", 1) >= 2 and len(sb_items) == 1:
         gr = {"x": sb["x"], "y": sb["y"] + g["band"], "w": sb["w"], "h": sb["h"] - g["band"]}
+    st = snapshot.get("state") if isinstance(snapshot.get("state"), Mapping) else None
     if gr is not None:  # the game, dealer and limits (a tall tile)
-        words = "  ·  ".join(x for x in (game, dl) if x)
+        words = _game_line(game, st, lang, gr["w"], min_px)
         gt, gs = fit(words, gr["w"], small, lang, weight="r", min_size=min_px)
         ps.append(panel("game", gr, None, [text(gt, gr["x"], gr["y"] + gr["h"] / 2, gs, "muted", lang=lang,
                                                 weight="r")] if words else []))
         game = dl = ""
     dl = "  ·  ".join(x for x in (game, dl) if x)  # else where the good roads go when there are none
+    game = game if dl else ""
     # good roads this screen highlights
     bd = regs["badges"]
     names = panels.good_road_names(snapshot, lang, opts.highlight)
     if dl and not names:  # game, dealer and limits where the good roads go when there are none
-        dt, ds = fit(dl, bd["w"], small, lang, weight="r", min_size=min_px)
+        dt, ds = fit(_game_line(game, st, lang, bd["w"], min_px), bd["w"], small, lang, weight="r", min_size=min_px)
         ps.append(panel("badges", bd, None, [text(dt, bd["x"], bd["y"] + bd["h"] / 2, ds, "muted", lang=lang,
                                                   weight="r")]))
-    else:
-        ps.append(panel("badges", bd, None, panels.badges(bd["x"], bd["x"] + bd["w"], bd["y"] + bd["h"] / 2, names,
-                                                          lang, small)))
+    else:  # the badges, then the dealer and limits (else the game) at the right where they fit
+        items = panels.badges(bd["x"], bd["x"] + bd["w"], bd["y"] + bd["h"] / 2, names, lang, small)
+        used = max((i["x"] + i["w"] for i in items if i.get("p") == "r"), default=bd["x"]) - bd["x"]
+        room = bd["w"] - used - small
+        words = _game_line(game, st, lang, room, min_px) if dl else ""
+        if words:
+            t, s = fit(words, room, small, lang, weight="r", min_size=min_px)
+            items.append(text(t, bd["x"] + bd["w"], bd["y"] + bd["h"] / 2, s, "muted", lang=lang, weight="r",
+                              anchor="r"))
+        ps.append(panel("badges", bd, None, items))
     banner_px = max(min_px, small)
     if stale and when:
         ps.append(panels.banner(opts.width, opts.height, label("ui.feed_silent", lang, time=when), lang,
