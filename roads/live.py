@@ -446,4 +446,7 @@ def parse_time(text: str) -> float:
         raise ValueError(f"not an ISO 8601 time: {text!r}") from None
     if t.tzinfo is None:
         raise ValueError(f"time {text!r} has no time zone (add 'Z' for UTC)")
-    return t.astimezone(timezone.utc).timestamp()
+    try:
+        return t.astimezone(timezone.utc).timestamp()
+    except (OverflowError, ValueError):  # "0001-01-01T00:00:00+00:01" is before year 1 in UTC
+        raise ValueError(f"time {text!r} is out of range") from None

@@ -271,6 +271,8 @@ def test_table_state_betting_countdown_dealer_and_unchanged_retries(live):
         ({"state": "napping"}, 400, "invalid_value", "state"),
         ({"closes_at": "tomorrow", "state": "betting"}, 400, "invalid_value", "closes_at"),
         ({"closes_at": "2024-06-15T12:01:00", "state": "betting"}, 400, "invalid_value", "closes_at"),
+        ({"closes_at": "0001-01-01T00:00:00+00:01", "state": "betting"}, 400, "invalid_value", "closes_at"),  # schemathesis: was a 500
+        ({"closes_at": "9999-12-31T23:59:59-23:59", "state": "betting"}, 400, "invalid_value", "closes_at"),
         ({"seconds_left": 5, "closes_at": "2024-06-15T12:01:00Z"}, 422, "bad_table_state", "seconds_left"),
         ({}, 400, "invalid_value", None),
         ({"limits": {"min": 500, "max": 100}}, 422, "bad_table_state", "limits.max"),

@@ -101,3 +101,18 @@ def test_the_close_time_in_every_language(betting, monkeypatch, lang, words):
     _, client, _ = betting
     _, said = painted_words(monkeypatch, client, f"/lobby.png?tables=T1&lang={lang}")
     assert words in said
+
+
+@pytest.mark.parametrize("closes_at", ["9999-12-31T23:59:59Z", "0001-01-01T00:00:01Z"])
+def test_a_close_time_at_the_edge_of_the_calendar_still_draws(tmp_path, closes_at):
+    # In UTC+14 (Kiritimati) 9999-12-31T23:59:59Z is in year 10000: /tables/T1/board.png and
+    # /lobby.png were a 500 (OverflowError) while the page and the API answered.
+    app = make_app(tmp_path / "data", ROADS_VENUE_TZ="Pacific/Kiritimati")
+    try:
+        client = app.test_client()
+        r = client.post("/api/tables/T1/state", json={"state": "betting", "closes_at": closes_at}, headers=AUTH)
+        assert r.status_code in (200, 201), r.get_data(as_text=True)
+        for url in ("/tables/T1/board.png", "/lobby.png", "/embed/T1", "/tables/T1", "/lobby/model.json"):
+            assert client.get(url).status_code == 200, url
+    finally:
+        close_app(app)

@@ -102,7 +102,10 @@ def venue_time(iso: str | None, tz: str) -> str | None:
         zone = ZoneInfo(tz)
     except (ZoneInfoNotFoundError, ValueError):
         zone = ZoneInfo("UTC")
-    return t.astimezone(zone).strftime("%H:%M:%S")
+    try:
+        return t.astimezone(zone).strftime("%H:%M:%S")
+    except OverflowError:  # a feed's close time at the edge of year 9999: said in UTC
+        return t.astimezone(_dt.timezone.utc).strftime("%H:%M:%S")
 
 
 def letters(lang: str) -> dict[str, str]:
