@@ -8,9 +8,10 @@ file holding one) ``{"lobby-east": {"tables": ["T1", "T2"], "per_page": 6, "rota
 (every key optional; ``tables`` absent = every table, in the service's order).
 
 Query options: ``tables`` (comma-separated ids, shown in that order; an id the service does
-not know, no round yet or misspelt, is a tile saying it waits for the first round), ``per_page`` (1-24, default 6), ``page`` (1-based), ``rotate_s`` (seconds between pages,
-0 = no rotation, 3-3600; default 20 when there is more than one page), ``state`` (comma-separated
-table states, :data:`STATE_FILTERS`: only tables in one of them, e.g. ``betting,dealing``) and
+not know, no round yet or misspelt, is a tile saying it waits for the first round),
+``per_page`` (1-24, default 6), ``page`` (1-based), ``rotate_s`` (seconds between pages,
+0 = no rotation, 3-3600; default 20 when there is more than one page), ``state``
+(comma-separated table states, :data:`STATE_FILTERS`: only tables in one of them, e.g. ``betting,dealing``) and
 ``sort`` (``open``: open tables first, :data:`OPEN_ORDER`; ``none``, the default: the order of
 ``tables`` or the service's). A named screen may set ``"state": ["betting"]`` and ``"sort":
 "open"``. The tables' states come from the feed (``POST /api/tables/<id>/state``), so a live
@@ -131,7 +132,8 @@ def table_state(entry: Mapping[str, Any]) -> str:
 def pick_tables(service: Any, wanted: list[str] | None, states: list[str] | None = None,
                 sort: str | None = None) -> list[dict[str, Any]]:
     """The lobby entries (``service.list_tables()``) of ``wanted`` ids in that order (all when
-    ``None``; an id without an entry, no round yet or misspelt, as :func:`waiting_entry`), only those in one of ``states`` (when given), open tables first with ``sort="open"``
+    ``None``; an id without an entry, no round yet or misspelt, as :func:`waiting_entry`), only
+    those in one of ``states`` (when given), open tables first with ``sort="open"``
     (:data:`OPEN_ORDER`; a stable sort, so the order is kept within a rank)."""
     listed = service.list_tables()
     if wanted is not None:  # a listed id the service does not know yet: a tile waiting for its first round
