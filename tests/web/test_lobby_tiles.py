@@ -139,3 +139,31 @@ def test_page_and_png_tiles_say_the_same_side_bet_line(client, feed, monkeypatch
     assert _words(html_tile, "side_bet") == said
     joined = " ".join(said)
     assert i18n.translate("side.group.naturals", lang) in joined and "12" in joined and "50" in joined
+
+
+@pytest.mark.parametrize("orient", ["landscape", "portrait"])
+def test_a_listed_table_without_rounds_is_a_tile_waiting_for_its_first_round(client, feed, monkeypatch, orient):
+    # a signage URL naming a table before its first round (or misspelt) shows its name, not "No tables yet"
+    from support.feed import dealt_rounds
+    from web.render import paint_png
+
+    for i, (p, b) in enumerate(dealt_rounds(3, seed=3), 1):
+        assert feed.round(1, i, p, b).status_code == 201
+    doc = client.get("/lobby/model.json?tables=nope,T1").get_json()
+    tiles = doc["pages"][orient][0]["tiles"]
+    assert [t["id"] for t in tiles] == ["nope", "T1"]
+    assert _words(tiles[0]["model"], "line1") == ["nope"]
+    assert _words(tiles[0]["model"], "note") == ["Waiting for the first round"]
+    assert "No tables yet" not in client.get("/lobby?tables=nope").get_data(as_text=True)
+    seen = []
+    real = paint_png.paint
+    monkeypatch.setattr(paint_png, "paint", lambda model, **kw: seen.append(model) or real(model, **kw))
+    assert client.get("/lobby.png?tables=nope").status_code == 200
+    assert _words(seen[0]["tiles"][0]["model"], "line1") == ["nope"]
+
+
+def test_the_lobby_without_tables_still_says_no_tables_yet(client):
+    doc = client.get("/lobby/model.json").get_json()
+    page = doc["pages"]["landscape"][0]
+    assert page["tiles"] == []
+    assert [i["t"] for p in page["panels"] if p["id"] == "note" for i in p["items"]] == ["No tables yet"]

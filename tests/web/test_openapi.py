@@ -56,8 +56,8 @@ def test_path_parameters_match_the_routes(app, doc):
     ("/tables/{table_id}", {"lang", "theme", "cols", "bead", "good"}),
     ("/embed/{table_id}", {"lang", "theme", "cols", "roads", "w", "h", "bead", "good"}),
     ("/lobby", {"lang", "theme", "tables", "per_page", "page", "rotate_s", "bead", "good"}),
-    ("/tables/{table_id}/board.png", {"width", "height", "columns", "theme", "lang", "kind"}),
-    ("/lobby.png", {"width", "height", "columns", "theme", "lang", "kind", "tables", "per_page", "page"}),
+    ("/tables/{table_id}/board.png", {"width", "height", "cols", "columns", "theme", "lang", "kind"}),
+    ("/lobby.png", {"width", "height", "cols", "columns", "theme", "lang", "kind", "tables", "per_page", "page"}),
 ])
 def test_page_and_png_routes_list_their_query_options(doc, path, options):
     op = doc["paths"][path]["get"]

@@ -297,11 +297,17 @@ def test_unknown_road_name_is_404_naming_road(client, auth):
         ("height=5000", "height"),
         ("width=abc", "width"),
         ("height=1.5", "height"),
-        ("width=3840&height=3840", "width"),  # more pixels than one 4K frame
+        ("width=3840&height=3840", "height"),  # more pixels than one 4K frame: a 4K width, too tall
+        ("width=3840&height=2500", "height"),  # landscape: taller than 2160
+        ("width=2500&height=3840", "width"),  # portrait: wider than 2160
         ("width=2160&height=3841", "height"),
         ("columns=0", "columns"),
         ("columns=201", "columns"),
         ("columns=x", "columns"),
+        ("cols=0", "cols"),  # the pages' name for columns
+        ("cols=9999", "cols"),
+        ("cols=x", "cols"),
+        ("cols=9&columns=10", "cols"),
         ("theme=pink", "theme"),
         ("lang=xx", "lang"),
         ("kind=poster", "kind"),
@@ -317,11 +323,40 @@ def test_out_of_range_options_are_400_naming_the_parameter(client, auth, query, 
     assert err["code"] == "bad_parameter"
 
 
-@pytest.mark.parametrize("query,field", [("columns=17", "columns"), ("width=99999", "width"), ("theme=", "theme")])
+@pytest.mark.parametrize("query,field", [("columns=17", "columns"), ("cols=17", "cols"), ("width=99999", "width"), ("theme=", "theme")])
 def test_lobby_options_are_checked(client, query, field):
     r = client.get(f"/lobby.png?{query}")
     assert r.status_code == 400
     assert r.get_json()["error"]["field"] == field
+
+
+@pytest.mark.parametrize("size,field,most", [("3840x3840", "height", 2160), ("2000x4000", "height", None),
+                                             ("3000x3500", "width", 2369), ("3000x2800", "height", 2764)])
+def test_too_many_pixels_names_the_side_out_of_the_4k_frame(client, auth, size, field, most):
+    post_results(client, auth, "T1", "BP")
+    w, h = size.split("x")
+    err = client.get(f"/tables/T1/board.png?width={w}&height={h}").get_json()["error"]
+    assert err["field"] == field, err
+    if most:  # 8294400 // 3840 = 2160, // 3500 = 2369, // 3000 = 2764
+        assert f"width × height {w}×{h} is more than 8294400 pixels" in err["message"]
+        assert err["message"].endswith(f"reduce {field} to at most {most}")
+
+
+def test_png_routes_take_cols_as_the_pages_do(client, auth):
+    post_results(client, auth, "T1", "BPBPBPBPBP")
+    for path in ("/tables/T1/roads/big_road.png", "/tables/T1/board.png"):
+        by_cols = client.get(f"{path}?cols=9")
+        assert by_cols.status_code == 200
+        assert by_cols.data == client.get(f"{path}?columns=9").data == client.get(f"{path}?cols=9&columns=9").data
+        assert by_cols.data != client.get(f"{path}?cols=30").data
+        assert client.get(f"{path}?cols=9999").get_json()["error"]["field"] == "cols"
+
+
+def test_unknown_query_options_are_ignored(client, auth):
+    # signage players add cache-busting parameters (docs/api.md)
+    post_results(client, auth, "T1", "BP")
+    assert client.get("/tables/T1/board.png?t=123").data == client.get("/tables/T1/board.png").data
+    assert client.get("/tables/T1?t=123").status_code == 200
 
 
 def test_largest_sizes_are_accepted(client, auth):

@@ -82,3 +82,17 @@ def test_the_result_level_example_sends_exactly_the_required_facts():
     body = json.loads(feed_examples()[1]["body"])
     required = {name for name, f in ResultIn.model_fields.items() if f.is_required()}
     assert set(body["result"]) == required
+
+
+def test_the_readme_names_every_package_ci_run_installs():
+    ci = (README.parent / ".ci" / "run").read_text(encoding="utf-8")
+    packages = re.findall(r"need\+=\(([\w.-]+)\)", ci)
+    assert packages == ["python3-venv", "redis-server", "chromium", "nginx", "libnginx-mod-nchan"]
+    paragraph = README.read_text(encoding="utf-8").split("Run the tests", 1)[1].split("```", 1)[0]
+    assert all(f"`{p}`" in paragraph for p in packages), paragraph
+
+
+def test_the_feed_examples_say_they_are_for_a_fresh_server_not_the_demo():
+    section = README.read_text(encoding="utf-8").split("## Feed format", 1)[1].split("```sh", 1)[0]
+    assert "fresh `roads serve`" in section and "`t1`..`t4`" in section
+    assert {c["path"] for c in feed_examples()} == {"/api/tables/T1/rounds"}

@@ -153,3 +153,11 @@ def test_unknown_table_and_bad_theme_are_errors_in_the_one_shape(client, two_sho
 
 def test_the_page_passes_a_strict_content_security_policy(client, two_shoes):
     assert csp_violations(page_of(client.get("/tables/T1/shoes"))) == []
+
+
+@pytest.mark.parametrize("lang,words", [("en", "1 shoe"), ("zh", "共 1 靴"), ("th", "1 ขอน")])
+def test_one_shoe_is_said_in_the_singular(client, feed, lang, words):
+    # English inflects ("1 shoe", "2 shoes"); Chinese and Thai count without a plural form
+    assert feed.round(1, 1, **ROUND_B).status_code == 201
+    page = page_of(client.get(f"/tables/T1/shoes?lang={lang}"))
+    assert page.find("span", data_field="count").text == words

@@ -51,7 +51,9 @@ WIDTH = _query("width", {"type": "integer", "minimum": layout.MIN_SIDE, "maximum
 HEIGHT = _query("height", {"type": "integer", "minimum": layout.MIN_SIDE, "maximum": layout.MAX_HEIGHT},
                 "image height in pixels")
 COLUMNS = _query("columns", {"type": "integer", "minimum": layout.MIN_COLUMNS, "maximum": layout.MAX_COLUMNS},
-                 "big-road columns drawn")
+                 "big-road columns drawn (the older name of cols; both with different values are a 400)")
+PNG_COLS = _query("cols", {"type": "integer", "minimum": layout.MIN_COLUMNS, "maximum": layout.MAX_COLUMNS},
+                  "big-road columns drawn, as on the pages")
 
 
 SCREEN = _path("name", {"type": "string"}, "a screen named in ROADS_SCREENS")
@@ -108,7 +110,7 @@ def paths() -> dict[str, Any]:
         _query("rotate_s", {"type": "integer", "minimum": 0}, "seconds per page (0: no rotation)"),
         BEAD, GOOD,
     ]
-    png_opts = [WIDTH, HEIGHT, COLUMNS, THEME, PNG_LANG]
+    png_opts = [WIDTH, HEIGHT, PNG_COLS, COLUMNS, THEME, PNG_LANG]
     board_kind = _query("kind", {"enum": ["board", "embed"]}, "full board or the compact embed drawing")
     return {
         "/": _get("index", "pages", "Redirect to the lobby (query string kept)", [],
@@ -134,7 +136,8 @@ def paths() -> dict[str, Any]:
             **_errors(400, 404)}),
         "/lobby.png": _get("lobbyPng", "png", "The lobby wall as an image", [
             WIDTH, HEIGHT, THEME, PNG_LANG,
-            _query("columns", {"type": "integer", "minimum": 1, "maximum": 16}, "tiles per row"),
+            _query("cols", {"type": "integer", "minimum": 1, "maximum": 16}, "tiles per row"),
+            _query("columns", {"type": "integer", "minimum": 1, "maximum": 16}, "tiles per row (older name of cols)"),
             _query("kind", {"enum": ["lobby"]}, "the drawing (only lobby)"),
             _query("tables", {"type": "string"}, "comma-separated table ids, in screen order"),
             _query("per_page", {"type": "integer", "minimum": 1}, "tiles per page"),

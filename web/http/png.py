@@ -10,8 +10,8 @@ Routes (all ``GET``, ``image/png``):
   lobby screen, :mod:`web.http.screens`); ``/screens/<name>.png`` the same for a named screen.
 
 Query options: ``width`` and ``height`` in pixels (64..3840, at most 3840x2160 pixels in
-all; defaults 1920x1080, one road 1200x300), ``columns`` (big-road columns, or the road's
-columns for one road; 1..200; lobby: tiles per row 1..16), ``theme`` (``dark``/``light``),
+all; defaults 1920x1080, one road 1200x300), ``columns`` or ``cols`` as on the pages (big-road
+columns, or the road's columns for one road; 1..200; lobby: tiles per row 1..16), ``theme`` (``dark``/``light``),
 ``lang`` (``en``, ``zh``, ``th``, ``my``, ``lo``; without it the Accept-Language header
 decides, see ``web.i18n.pick_language``), ``kind`` for boards (``board``/``embed``), ``bead`` and
 ``good`` (:mod:`web.http.display`). A bad value is a 400 in the shared error shape naming the
@@ -163,17 +163,32 @@ def get_cache(app=None) -> PngCache:
 
 # --------------------------------------------------------------------------- query parsing
 
+def _columns_arg() -> tuple[int | None, str]:
+    """``(columns, the query option that gave it)``: ``columns``, or ``cols`` as the pages name
+    it (same meaning and range); both may be given only with one value, else a 400 naming ``cols``."""
+    columns, cols = int_arg("columns", None), int_arg("cols", None)
+    if cols is None:
+        return columns, "columns"
+    if columns is not None and columns != cols:
+        raise BadRequest(f"cols ({cols}) and columns ({columns}) are the same option; give one of them",
+                         field="cols", code=BAD_PARAMETER)
+    return cols, "cols"
+
+
 def _options(default_size: tuple[int, int], *, kinds: tuple[str, ...] = ()) -> dict[str, Any]:
     """Validated query options; raises :class:`BadRequest` (``bad_parameter``) naming the parameter."""
     width = int_arg("width", default_size[0])
     height = int_arg("height", default_size[1])
-    columns = int_arg("columns", None)
+    columns, columns_field = _columns_arg()
     try:
         width, height = layout_mod.check_size(width, height)
-        if not kinds:  # the lobby checks its own columns (tiles per row)
-            layout_mod.check_columns(columns)
     except layout_mod.LayoutError as e:
         raise bad_parameter(e) from None
+    if kinds != ("lobby",):  # the lobby checks its own columns (tiles per row)
+        try:
+            layout_mod.check_columns(columns)
+        except layout_mod.LayoutError as e:
+            raise bad_parameter(e, columns_field) from None
     opts: dict[str, Any] = {
         "width": width, "height": height, "columns": columns,
         "theme": choice_arg("theme", tuple(THEMES), DEFAULT_THEME),
@@ -183,6 +198,8 @@ def _options(default_size: tuple[int, int], *, kinds: tuple[str, ...] = ()) -> d
     }
     if kinds:
         opts["kind"] = choice_arg("kind", kinds, kinds[0])
+    if kinds == ("lobby",):
+        opts["columns_field"] = columns_field
     return opts
 
 
@@ -307,9 +324,9 @@ def road_png(table_id: str, road: str) -> Response:
 def _lobby_png(preset: dict[str, Any] | None) -> Response:
     preset = preset or {}
     opts = _options(LOBBY_SIZE, kinds=("lobby",))
-    cols = opts.pop("columns")
+    cols, field = opts.pop("columns"), opts.pop("columns_field")
     if cols is not None and not 1 <= cols <= 16:  # accepted for old URLs; the page arranges its tiles itself
-        raise BadRequest(f"lobby columns must be between 1 and 16, got {cols!r}", field="columns", code=BAD_PARAMETER)
+        raise BadRequest(f"lobby {field} must be between 1 and 16, got {cols!r}", field=field, code=BAD_PARAMETER)
     if "theme" not in request.args and preset.get("theme") in THEMES:
         opts["theme"] = preset["theme"]
     if "lang" not in request.args and preset.get("lang"):

@@ -7,10 +7,11 @@ file holding one) ``{"lobby-east": {"tables": ["T1", "T2"], "per_page": 6, "rota
 "lang": "th", "theme": "dark", "good": ["long_banker"], "bead": "letters", "title": "East"}}``
 (every key optional; ``tables`` absent = every table, in the service's order).
 
-Query options: ``tables`` (comma-separated ids, shown in that order; unknown ids are left
-out), ``per_page`` (1-24, default 6), ``page`` (1-based), ``rotate_s`` (seconds between pages,
-0 = no rotation, 3-3600; default 20 when there is more than one page), ``state`` (comma-separated
-table states, :data:`STATE_FILTERS`: only tables in one of them, e.g. ``betting,dealing``) and
+Query options: ``tables`` (comma-separated ids, shown in that order; an id the service does
+not know, no round yet or misspelt, is a tile saying it waits for the first round),
+``per_page`` (1-24, default 6), ``page`` (1-based), ``rotate_s`` (seconds between pages,
+0 = no rotation, 3-3600; default 20 when there is more than one page), ``state``
+(comma-separated table states, :data:`STATE_FILTERS`: only tables in one of them, e.g. ``betting,dealing``) and
 ``sort`` (``open``: open tables first, :data:`OPEN_ORDER`; ``none``, the default: the order of
 ``tables`` or the service's). A named screen may set ``"state": ["betting"]`` and ``"sort":
 "open"``. The tables' states come from the feed (``POST /api/tables/<id>/state``), so a live
@@ -131,12 +132,13 @@ def table_state(entry: Mapping[str, Any]) -> str:
 def pick_tables(service: Any, wanted: list[str] | None, states: list[str] | None = None,
                 sort: str | None = None) -> list[dict[str, Any]]:
     """The lobby entries (``service.list_tables()``) of ``wanted`` ids in that order (all when
-    ``None``), only those in one of ``states`` (when given), open tables first with ``sort="open"``
+    ``None``; an id without an entry, no round yet or misspelt, as :func:`waiting_entry`), only
+    those in one of ``states`` (when given), open tables first with ``sort="open"``
     (:data:`OPEN_ORDER`; a stable sort, so the order is kept within a rank)."""
     listed = service.list_tables()
-    if wanted is not None:
+    if wanted is not None:  # a listed id the service does not know yet: a tile waiting for its first round
         by_id = {t.get("id"): t for t in listed}
-        listed = [by_id[t] for t in wanted if t in by_id]
+        listed = [by_id.get(t) or waiting_entry(t) for t in wanted]
     if states is not None:
         listed = [t for t in listed if table_state(t) in states]
     if sort == "open":
@@ -144,8 +146,16 @@ def pick_tables(service: Any, wanted: list[str] | None, states: list[str] | None
     return listed
 
 
+def waiting_entry(table_id: str) -> dict[str, Any]:
+    """The lobby entry of a table a screen lists but the service does not know (no round yet, or
+    a misspelt id): ``{"id", "name": the id, "waiting": True}``, shown as a tile saying "nope",
+    "Waiting for the first round", so a floor manager sees the name (state unknown)."""
+    return {"id": table_id, "name": table_id, "waiting": True}
+
+
 def table_snapshot(service: Any, table_id: Any) -> Mapping[str, Any]:
-    """The table's current snapshot (public ``snapshot()``), ``{}`` for a table gone meanwhile."""
+    """The table's current snapshot (public ``snapshot()``), ``{}`` for a table gone meanwhile
+    or not known yet (a :func:`waiting_entry`)."""
     try:
         return service.snapshot(table_id)
     except Exception:  # a table gone between the list and its snapshot
@@ -198,8 +208,10 @@ def lobby_page_model(service: Any, opts: BoardOptions, page_opts: Mapping[str, A
     for t in chosen:
         try:
             snap = dict(service.snapshot(t["id"]))
-        except Exception:  # a table gone between the list and its snapshot
-            continue
+        except Exception:  # a table gone between the list and its snapshot, or not known yet
+            if not t.get("waiting"):
+                continue
+            snap = {"table": t["id"]}
         snap.setdefault("name", t.get("name"))
         facts = shoe_facts(service, t["id"], snap)
         rows.append((snap, facts["last_at"], facts["stale"] and with_stale))

@@ -107,15 +107,42 @@ def side_bet_rows(side_bets: Sequence[Mapping[str, Any]], lang: str) -> list[tup
 
 
 def _wrap_row(names: str, until: str, first: float, rest: float, s: int, lang: str) -> list[str]:
-    """``names`` then ``until`` in lines of at most ``first`` px (the first line, beside the
-    state) and ``rest`` px (the others), broken at spaces; ``until`` is never split."""
+    """``names`` ("Big, Small") then ``until`` ("· until round 30") in lines of at most ``first``
+    px (the first line, beside the state) and ``rest`` px (the others). Lines break before a bet
+    name (at ", "), so a two-word name is not split ("Lucky Six, Either pair," / "Perfect pair"),
+    and ``until`` stays with the last name ("Big," / "Small · until round 30"): no line starts
+    with "·". Only a name (with ``until``) too wide for a line of its own is broken at spaces,
+    from a line of its own, "·" and the word after it kept with the word before."""
+    parts = names.split(", ")
+    chunks = [p + "," for p in parts[:-1]] + [parts[-1] + (" " + until if until else "")]
     lines: list[str] = []
-    for word in [*names.split(" "), *([until] if until else [])]:
-        limit = first if len(lines) == 1 else rest
-        if lines and prims.width(lines[-1] + " " + word, s, lang, "r") <= limit:
-            lines[-1] += " " + word
+
+    def room(new_line: bool) -> float:
+        return first if len(lines) + new_line == 1 else rest
+
+    def fits(t: str, new_line: bool) -> bool:
+        return prims.width(t, s, lang, "r") <= room(new_line)
+
+    for chunk in chunks:
+        if lines and fits(lines[-1] + " " + chunk, False):
+            lines[-1] += " " + chunk
+        elif fits(chunk, True):
+            lines.append(chunk)
         else:
-            lines.append(word)
+            words: list[str] = []
+            glue = False
+            for word in chunk.split(" "):
+                if words and (glue or word == "·"):
+                    words[-1] += " " + word
+                else:
+                    words.append(word)
+                glue = word == "·"
+            lines.append(words[0])
+            for word in words[1:]:
+                if fits(lines[-1] + " " + word, False):
+                    lines[-1] += " " + word
+                else:
+                    lines.append(word)
     return lines
 
 

@@ -86,7 +86,10 @@ def check_size(width: Any, height: Any) -> tuple[int, int]:
 
     Raises :class:`LayoutError` (field ``"width"`` or ``"height"``) when a side is not an
     integer, is outside ``MIN_SIDE..MAX_WIDTH`` / ``MIN_SIDE..MAX_HEIGHT``, or when
-    ``width * height`` exceeds ``MAX_PIXELS`` (then the longer side is named).
+    ``width * height`` exceeds ``MAX_PIXELS``. Then the side is named that leaves the 4K frame
+    of the image's orientation (3840x2160 landscape, 2160x3840 portrait): ``height`` for a
+    landscape or square image (3840x3840: the width is a 4K width, the height is too tall),
+    ``width`` for a portrait one (2500x3840), with the largest value it may take beside the other.
     """
     out = []
     for field, value, top in (("width", width, MAX_WIDTH), ("height", height, MAX_HEIGHT)):
@@ -97,8 +100,9 @@ def check_size(width: Any, height: Any) -> tuple[int, int]:
         out.append(value)
     w, h = out
     if w * h > MAX_PIXELS:
-        field = "width" if w >= h else "height"
-        raise LayoutError(field, f"{w}x{h} is more than {MAX_PIXELS} pixels (3840x2160); reduce {field}")
+        field, other = ("width", h) if w < h else ("height", w)
+        raise LayoutError(field, f"width × height {w}×{h} is more than {MAX_PIXELS} pixels (3840×2160 "
+                                 f"or 2160×3840); reduce {field} to at most {MAX_PIXELS // other}")
     return w, h
 
 
