@@ -33,7 +33,10 @@
       "class": "f-" + cls(it.c) + (it.w === "r" ? " w-r" : " w-b"), "data-c": it.c
     }, parent);
     t.textContent = it.t;
-    if (it.cd) { t.setAttribute("data-cd", it.cd); t.setAttribute("data-fmt", it.fmt || "{s}"); }
+    if (it.cd) {
+      t.setAttribute("data-cd", it.cd); t.setAttribute("data-fmt", it.fmt || "{s}");
+      if (it.done) { t.setAttribute("data-done", it.done); t.setAttribute("data-ds", it.ds || it.s); }
+    }
     return t;
   }
 
@@ -47,13 +50,25 @@
     var offset = unixSeconds * 1000 - Date.now();
     if (clockOffsetMs === null || offset > clockOffsetMs) clockOffsetMs = offset;
   }
+  // The model fits a countdown's words for its widest count ("99"), cutting the template as it
+  // cuts the words, so every count fits its box; at 0 it says data-done ("Bets closed", fitted
+  // to the same box at data-ds px) in the neutral colour and stops ticking.
   function tick() {
     var list = document.querySelectorAll("[data-cd]");
     var now = Date.now() + (clockOffsetMs || 0);
     for (var i = 0; i < list.length; i++) {
-      var left = Math.max(0, Math.ceil(parseFloat(list[i].getAttribute("data-cd")) - now / 1000 - 1e-9));
-      var t = list[i].getAttribute("data-fmt").replace("{s}", String(left));
-      if (list[i].textContent !== t) list[i].textContent = t;
+      var e = list[i];
+      var left = Math.max(0, Math.ceil(parseFloat(e.getAttribute("data-cd")) - now / 1000 - 1e-9));
+      if (left <= 0 && e.hasAttribute("data-done")) {
+        e.textContent = e.getAttribute("data-done");
+        e.setAttribute("font-size", e.getAttribute("data-ds"));
+        e.setAttribute("class", "f-muted w-b");
+        e.setAttribute("data-c", "muted");
+        e.removeAttribute("data-cd");
+        continue;
+      }
+      var t = e.getAttribute("data-fmt").replace("{s}", String(left));
+      if (e.textContent !== t) e.textContent = t;
     }
   }
   if (typeof setInterval === "function") setInterval(tick, 250);

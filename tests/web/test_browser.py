@@ -346,8 +346,10 @@ def test_newest_result_stays_marked_after_the_blink(browser, tmp_path):
 
 
 def test_a_silent_server_dims_the_board_and_says_since_when(browser, tmp_path):
-    """``roads serve`` killed under an open board: after 2 x keepalive the roads dim and the board
-    says "Offline since hh:mm:ss"."""
+    """``roads serve`` killed under an open board, betting open: after 2 x keepalive the whole
+    board dims (header, countdown, panels, roads; not the band), the countdown is hidden, and
+    the board says "Offline since hh:mm:ss"; at 0 by the page's clock the countdown says "Bets
+    closed" (muted) and stops ticking."""
     from support.serving import ServeProcess
 
     proc = ServeProcess(tmp_path / "data", {"ROADS_WS_KEEPALIVE_S": "0.5"})
@@ -357,15 +359,27 @@ def test_a_silent_server_dims_the_board_and_says_since_when(browser, tmp_path):
             r = requests.post(f"{base}/api/tables/T1/rounds", headers={"Authorization": "Bearer test-token"},
                               json={"shoe": 1, "round": i, "player": p, "banker": b}, timeout=10)
             assert r.status_code == 201
+        r = requests.post(f"{base}/api/tables/T1/state", headers={"Authorization": "Bearer test-token"},
+                          json={"state": "betting", "seconds_left": 6}, timeout=10)
+        assert r.status_code == 201
         page = open_page(browser, base + "/tables/T1")
         assert not page.evaluate("document.documentElement.classList.contains('offline')")
+        page.wait_for_function("document.querySelector('[data-cd]') !== null", timeout=5000)
+        assert page.evaluate("getComputedStyle(document.querySelector('[data-cd]')).visibility") == "visible"
     finally:
         proc.kill()
     page.wait_for_function("document.documentElement.classList.contains('offline')", timeout=5000)
     text = page.evaluate("document.querySelector('.offline-text').textContent")
     assert text.startswith("Offline since ") and len(text.split()[-1]) == 8
-    assert page.evaluate("getComputedStyle(document.querySelector('svg .roads')).opacity") == "0.35"
+    assert page.evaluate("getComputedStyle(document.querySelector('svg .model')).opacity") == "0.35"
+    assert page.evaluate("getComputedStyle(document.querySelector('svg .offline-band')).opacity") == "1"
+    assert page.evaluate("document.querySelector('svg .model [data-panel=header]') !== null")  # dimmed with it
+    assert page.evaluate("getComputedStyle(document.querySelector('[data-cd]')).visibility") == "hidden"
     shot(page, "board_server_stopped.png")
+    page.wait_for_function("document.querySelector('[data-cd]') === null", timeout=9000)   # 6 s: closed
+    closed = page.evaluate("""() => { const t = Array.from(document.querySelectorAll('[data-panel=header] text'))
+        .find(e => e.textContent === 'Bets closed'); return t && t.getAttribute('class'); }""")
+    assert closed == "f-muted w-b"
     page.close()
 
 

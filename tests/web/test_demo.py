@@ -441,3 +441,17 @@ def test_a_demo_table_bets_deals_card_by_card_shows_the_result_and_shuffles_betw
     before = seen[first_of_2 - 1]
     assert before["shoe"] == 1 and _phase(before) == "shuffling" and before["state"]["dealer"] in DEALERS
     assert _phase(seen[first_of_2]) == "shuffling" and seen[first_of_2]["round"] == 0
+
+
+def test_the_fast_pace_still_shows_a_countdown_and_a_shuffle_of_a_few_seconds():
+    """--fast: 3 s of betting on rounds 1, 26, 51, 76 of a shoe (the rest as short as before),
+    3 s of shuffling, and an 80-round shoe still under 20 s."""
+    import random
+
+    fast = Pace.fast()
+    rng = random.Random(2)
+    plans = {n: fast.round_plan(rng, 4, n) for n in range(1, 81)}
+    assert [n for n, p in plans.items() if p[0] == 3.0] == [1, 26, 51, 76]
+    assert all(p[0] < 0.1 for n, p in plans.items() if n not in (1, 26, 51, 76))
+    assert fast.shoe_seconds == 3.0
+    assert sum(sum(p[:1]) + p[1] * 4 + p[2] for p in plans.values()) + fast.shoe_seconds < 20.0

@@ -105,6 +105,63 @@ def test_dealer_and_limits_never_overlap_the_header_words_of_a_portrait_board():
             assert stats[-1]["y"] - stats[-1]["s"] > max(i["y"] for i in stats[:-1])
 
 
+LANGS5 = ("en", "zh", "th", "my", "lo")
+
+
+def test_a_ticking_countdown_fits_its_box_for_every_count_it_ticks_through():
+    """The page replaces the count as it ticks (static/js/paint.js): the model fits the words for
+    the widest count ("99"), cutting the template the way it cuts the words, so no count the page
+    writes is wider than the box; "Bets closed" at 0 fits it too."""
+    from web.render import prims
+
+    state = {"state": "betting", "closes_at": "1970-01-01T00:16:53Z"}   # 13 s after now = 1000
+    for lang in LANGS5:
+        words, colour, extra = live_panel.state_words(state, lang, 1000.0)
+        assert colour == "open" and "13" in words
+        for room in (400, 240, 160, 120):
+            t, s, out = live_panel.fit_state(words, extra, room, 40, lang, min_px=24)
+            if "fmt" not in out:   # the cut took the count: "Betting" without one, not ticking
+                assert "cd" not in out and prims.width(t, s, lang) <= room
+                continue
+            assert "{s}" in out["fmt"] and t == out["fmt"].replace("{s}", "13")
+            for n in range(100):
+                assert prims.width(out["fmt"].replace("{s}", str(n)), s, lang) <= room + 0.5, (lang, room, n)
+            assert prims.width(out["done"], out["ds"], lang) <= room + 0.5 and out["ds"] <= s
+
+
+def test_at_zero_the_countdown_says_bets_closed_in_a_neutral_colour():
+    state = {"state": "betting", "closes_at": "1970-01-01T00:16:40Z"}   # closed at 1000 s
+    words, colour, extra = live_panel.state_words(state, "en", 1000.0)
+    assert (words, colour) == ("Bets closed", "muted")
+    t, s, out = live_panel.fit_state(words, extra, 400, 40, "en", min_px=24)
+    assert t == "Bets closed" and out["done"] == "Bets closed"
+
+
+def test_the_countdown_of_a_portrait_lobby_tile_never_covers_the_round_number():
+    """1080x1920 lobby tiles (two columns), Burmese words longest: the round number and the
+    countdown's widest value ("99") side by side without overlapping, in all five languages."""
+    from web.render import prims
+
+    state = {"state": "betting", "closes_at": "1970-01-01T00:16:53Z"}
+    for lang in LANGS5:
+        for shoe, rnd in ((2, 39), (12, 0)):
+            snap = dict(BASE, name="Live Baccarat 1", shoe=shoe, round=rnd, state=state)
+            m = board_model(snap, BoardOptions(kind="tile", width=530, height=470, lang=lang), now=1000.0)
+            sub = texts(m, "line2")[0]
+            cd = texts(m, "time")[0]
+            assert cd["fmt"]
+            right_of_sub = sub["x"] + prims.width(sub["t"], sub["s"], lang)
+            widest = cd["fmt"].replace("{s}", "99")
+            assert cd["x"] - prims.width(widest, cd["s"], lang) >= right_of_sub, (lang, rnd, sub["t"], widest)
+            assert ("Round 0" not in sub["t"]) and (rnd or sub["t"].endswith(prims.label("ui.new_shoe", lang)))
+
+
+def test_a_new_shoe_says_so_and_waits_for_its_first_round_once():
+    m = board_model(dict(BASE, shoe=2, round=0), BoardOptions(), now=1000.0)
+    assert "Shoe 2  ·  New shoe  ·  Insurance Baccarat" in words(m) and not any("Round 0" in w for w in words(m))
+    assert words(m).count("Waiting for the first round") == 1
+
+
 def test_a_portrait_board_mid_round_keeps_the_dealer_beside_the_round_of_its_live_panel():
     """1080x1920 while dealing: the header has no room for the dealer, the live panel no free
     line; the dealer goes on the live panel's "Round 1" line, right-aligned, on its baseline."""

@@ -128,6 +128,9 @@ class Pace:
     a time, :meth:`round_plan` splitting the round's time); ``False`` posts whole rounds only, as
     a feed that sends results. ``betting_seconds`` is the longest betting countdown and
     ``card_seconds`` the longest pause between two cards (both shortened to fit a short round).
+    ``open_every``: every that many rounds (rounds 1, 1 + n, 1 + 2n... of a shoe; 0 = never)
+    the betting countdown lasts ``betting_seconds`` whatever the round's time, so a fast demo
+    still shows a countdown ticking.
     """
 
     round_seconds: float = 35.0
@@ -137,6 +140,7 @@ class Pace:
     card_by_card: bool = False
     betting_seconds: float = 15.0
     card_seconds: float = 2.0
+    open_every: int = 0
 
     @classmethod
     def real(cls) -> "Pace":
@@ -146,22 +150,28 @@ class Pace:
 
     @classmethod
     def fast(cls) -> "Pace":
-        """A full shoe (about 75 rounds) in about four seconds (plus the time the posts take),
-        card by card."""
-        return cls(round_seconds=0.05, jitter=0.5, shoe_seconds=0.5, prefill=20, card_by_card=True)
+        """A full shoe (about 75 rounds) in about four seconds plus a 3 s betting countdown on
+        rounds 1, 26, 51 and 76 (plus the time the posts take), card by card, and 3 s of
+        shuffling between shoes: long enough to be seen."""
+        return cls(round_seconds=0.05, jitter=0.5, shoe_seconds=3.0, prefill=20, card_by_card=True,
+                   betting_seconds=3.0, open_every=25)
 
     def round_delay(self, rng: random.Random) -> float:
         """Seconds to wait before the next round."""
         spread = self.round_seconds * self.jitter
         return max(0.0, rng.uniform(self.round_seconds - spread, self.round_seconds + spread))
 
-    def round_plan(self, rng: random.Random, cards: int) -> tuple[float, float, float]:
+    def round_plan(self, rng: random.Random, cards: int, round_n: int = 0) -> tuple[float, float, float]:
         """``(betting, gap, result)`` seconds of one round of ``cards`` cards dealt card by card:
         a :meth:`round_delay` split into the betting countdown (at most ``betting_seconds`` and
-        60 % of the round), a pause before each card (at most ``card_seconds``) and the rest
+        60 % of the round; all ``betting_seconds`` on round ``round_n`` of the shoe when
+        ``open_every`` says so), a pause before each card (at most ``card_seconds``) and the rest
         with the result shown."""
         total = self.round_delay(rng)
         betting = min(self.betting_seconds, 0.6 * total)
+        if self.open_every and round_n > 0 and (round_n - 1) % self.open_every == 0:
+            betting = self.betting_seconds
+            total = max(total, betting)
         gap = min(self.card_seconds, (total - betting) / (cards + 2))
         return betting, gap, max(0.0, total - betting - cards * gap)
 
@@ -244,7 +254,7 @@ class SimulatedTable(threading.Thread):
             return False
         steps = simulator.live_messages(message)
         cards = sum(1 for m in steps if m["type"] == simulator.CARDS)
-        betting, gap, result = self.pace.round_plan(rng, cards)
+        betting, gap, result = self.pace.round_plan(rng, cards, int(message.get("round") or 0))
         for step in steps:
             wait = 0.0
             if step["type"] == simulator.CARDS:

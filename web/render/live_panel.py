@@ -25,6 +25,7 @@ import math
 from typing import Any, Mapping, Sequence
 
 from web.render import panels
+from web.render.countdown import fit_state, widest_state
 from web.render.pieces import venue_time
 from web.render.prims import fit, label, panel, rect, text
 
@@ -82,13 +83,16 @@ def state_words(state: Mapping[str, Any] | None, lang: str, now: float, *,
     left = seconds_left(state, now)
     if left is not None and still_tz is not None:
         if left <= 0:
-            return label("live.bets_closed_short" if short else "live.bets_closed", lang), "warn", {}
+            return label("live.bets_closed_short" if short else "live.bets_closed", lang), "muted", {}
         when = venue_time(str(state.get("closes_at")), still_tz) or ""
         words = when if short >= 2 else label("live.closes_at_short" if short else "live.bets_close_at", lang, time=when)
         return words, "open", {}
-    if left is not None:
+    if left is not None:  # closing time passed: "Bets closed" (muted), not a green "0 s"
         fmt = label(("live.bets_close_in", "live.seconds_left", "live.seconds")[min(short, 2)], lang, s="{s}")
-        return fmt.replace("{s}", str(left)), "open", {"cd": _epoch(state.get("closes_at")), "fmt": fmt}
+        if left > 0:
+            return fmt.replace("{s}", str(left)), "open", {"cd": _epoch(state.get("closes_at")), "fmt": fmt}
+        closed = label("live.bets_closed_short" if short else "live.bets_closed", lang)
+        return closed, "muted", {"cd": _epoch(state.get("closes_at")), "fmt": fmt}
     colour = {"betting": "open", "dealing": "natural", "result": "text", "shuffling": "warn",
               "closed": "banker", "maintenance": "banker"}.get(st, "muted")
     return label("state." + st, lang), colour, {}
@@ -290,7 +294,7 @@ def header_state_items(r: Mapping[str, int], snapshot: Mapping[str, Any], lang: 
     gap = max(0.0, (h - title_px - sub_px) / 3)
     out = []
     if words:
-        t, s = fit(words, room, title_px, lang, min_size=min_px)
+        t, s, extra = fit_state(words, extra, room, title_px, lang, min_px=min_px)
         it = text(t, right, r["y"] + gap + title_px / 2, s, colour, lang=lang, anchor="r")
         it.update(extra)
         out.append(it)
@@ -360,7 +364,7 @@ def tile_state_text(snapshot: Mapping[str, Any], lang: str, now: float, *, still
     forms = [state_words(state, lang, now, still_tz=still_tz, short=k) for k in (0, 1, 2)]
     if room is None:
         return forms[0]
-    return next((f for f in forms if panels.prims.width(f[0], min_px, lang) <= room), forms[-1])
+    return next((f for f in forms if panels.prims.width(widest_state(f[0], f[2]), min_px, lang) <= room), forms[-1])
 
 
 def embed_band_height(snapshot: Mapping[str, Any], height: int, min_px: int) -> int:
@@ -388,11 +392,11 @@ def embed_band(r: Mapping[str, int], snapshot: Mapping[str, Any], lang: str, *, 
         items = []
         used = 0.0
         if words:
-            t, s = fit(words, inner["w"] * 0.5, size, lang, min_size=min_px)
+            t, s, extra = fit_state(words, extra, inner["w"] * 0.5, size, lang, min_px=min_px)
             it = text(t, inner["x"], r["y"] + r["h"] / 2, s, colour, lang=lang)
             it.update(extra)
             items.append(it)
-            used = panels.prims.width(t, s, lang) + pad * 2
+            used = panels.prims.width(widest_state(t, extra), s, lang) + pad * 2
         room = inner["w"] - used
         dl = fitting_dealer_limits(state, lang, room, size, min_px)
         if dl:

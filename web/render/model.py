@@ -151,7 +151,7 @@ def board_model(snapshot: Mapping[str, Any], opts: BoardOptions, *, last_at: str
         text_px = t["title"]
         live_panel.board_hook(ps, regions, snapshot, lang, title_px=max(min_px, t["title"]), size=lbl,
                               min_px=min_px, now=now, still_tz=tz if opts.still else None)
-    if not has_rounds(snapshot):
+    if not has_rounds(snapshot) and not any(p["id"] == "last_result" for p in ps):  # it says so already
         note = _note(model["roads"], lang, max(min_px, text_px), min_px)
         if note:
             ps.append(note)

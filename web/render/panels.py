@@ -19,7 +19,13 @@ from web.render.bets import next_bet_line, side_bet_lines, side_bets
 from web.render.prims import fit, label, line_height, panel, text
 
 __all__ = ["ask", "badges", "banner", "footer", "good_road_names", "header", "last_result", "legend", "next_bet_line",
-           "side_bet_lines", "side_bets", "stats", "wrap"]
+           "round_words", "side_bet_lines", "side_bets", "stats", "wrap"]
+
+def round_words(n: Any, lang: str) -> str:
+    """"Round 39" (``ui.round_n``); round 0, a shoe with no round dealt yet: "New shoe"
+    (``ui.new_shoe``), not "Round 0"."""
+    return label("ui.new_shoe", lang) if n == 0 else label("ui.round_n", lang, n=n)
+
 
 def header(r: dict[str, int], snap: Mapping[str, Any], lang: str, *, title_px: int, sub_px: int, min_px: int,
            one_line: bool, bg: str | None = "panel") -> dict[str, Any]:
@@ -30,7 +36,7 @@ def header(r: dict[str, int], snap: Mapping[str, Any], lang: str, *, title_px: i
     if snap.get("shoe") is not None:
         parts.append(label("ui.shoe_n", lang, n=snap["shoe"]))
     if snap.get("round") is not None:
-        parts.append(label("ui.round_n", lang, n=snap["round"]))
+        parts.append(round_words(snap["round"], lang))
     variant = snap.get("variant")
     game = i18n.variant_name(variant, lang if lang in i18n.LANGUAGES else i18n.DEFAULT_LANGUAGE) \
         if not one_line and isinstance(variant, Mapping) else ""

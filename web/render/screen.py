@@ -236,17 +236,17 @@ def tile_model(snapshot: Mapping[str, Any], opts: Any, *, last_at: str | None = 
     # line 2: shoe / round left, time of the last result right
     l2 = regs["line2"]
     sub = "  ·  ".join(x for x in (label("ui.shoe_n", lang, n=snapshot.get("shoe")) if snapshot.get("shoe") is not None
-                                   else "", label("ui.round_n", lang, n=snapshot.get("round"))
+                                   else "", panels.round_words(snapshot.get("round"), lang)
                                    if snapshot.get("round") is not None else "") if x)
     tw = 0.0
     if st_words:  # the table's state (a betting countdown) where the time of the last result goes
-        keep = panels.prims.width(label("ui.round_n", lang, n=snapshot.get("round")), big, lang) + g["pad"] \
+        keep = panels.prims.width(panels.round_words(snapshot.get("round"), lang), big, lang) + g["pad"] \
             if snapshot.get("round") is not None else 0.0  # the round number keeps its room
         room = max(l2["w"] * 0.35, min(l2["w"] * 0.62, l2["w"] - keep - 1))
         st_words, st_colour, st_extra = live_panel.tile_state_text(snapshot, lang, now, still_tz=still_tz, room=room,
                                                                    size=big, min_px=min_px)  # shorter where narrow
-        tt, ts = fit(st_words, room, big, lang, min_size=min_px)
-        tw = panels.prims.width(tt, ts, lang)
+        tt, ts, st_extra = live_panel.fit_state(st_words, st_extra, room, big, lang, min_px=min_px)
+        tw = panels.prims.width(live_panel.widest_state(tt, st_extra), ts, lang)
         item = text(tt, l2["x"] + l2["w"], l2["y"] + l2["h"] / 2, ts, st_colour, lang=lang, anchor="r")
         item.update(st_extra)
         ps.append(panel("time", {**l2, "x": l2["x"] + l2["w"] - round(tw), "w": round(tw)}, None, [item]))
@@ -257,7 +257,7 @@ def tile_model(snapshot: Mapping[str, Any], opts: Any, *, last_at: str | None = 
                         [text(tt, l2["x"] + l2["w"], l2["y"] + l2["h"] / 2, ts, "muted", lang=lang, weight="r",
                               anchor="r")]))
     if snapshot.get("round") is not None and panels.prims.width(sub, big, lang) > l2["w"] - tw - g["pad"]:
-        sub = label("ui.round_n", lang, n=snapshot.get("round"))  # the round matters more than the shoe
+        sub = panels.round_words(snapshot.get("round"), lang)  # the round matters more than the shoe
     st, ss = fit(sub, l2["w"] - tw - g["pad"], big, lang, min_size=big)
     ps.insert(len(ps) - (1 if when or st_words else 0), panel("line2", l2, None,
                                                    [text(st, l2["x"], l2["y"] + l2["h"] / 2, ss, "muted", lang=lang)]))
