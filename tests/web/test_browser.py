@@ -263,16 +263,24 @@ KINDS = [
 ]
 
 
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("kind", [k[0] for k in KINDS])
-def test_html_and_png_show_the_same_board(browser, wall, kind, lang):
-    _, base = wall
-    name, page_path, model_path, png_path, (w, h), key = next(k for k in KINDS if k[0] == kind)
+def page_model_png(browser, base: str, row: tuple, lang: str):
+    """``(page, model, png)`` of one ``KINDS`` row ``(name, page path, model path, png path,
+    viewport, model key)`` in ``lang``: the page opened at the row's viewport, the model the page
+    paints (the row's key of the model JSON) and the PNG, checked to be the model's size."""
+    _, page_path, model_path, png_path, (w, h), key = row
     page = open_page(browser, base + page_path.format(lang=lang), width=w, height=h, wait_live=False)
     page.wait_for_timeout(300)
     model = requests.get(base + model_path.format(lang=lang), timeout=30).json()["models"][key]
     png = png_of(base, png_path.format(lang=lang))
     assert png.size == (model["w"], model["h"])
+    return page, model, png
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("kind", [k[0] for k in KINDS])
+def test_html_and_png_show_the_same_board(browser, wall, kind, lang):
+    _, base = wall
+    page, model, png = page_model_png(browser, base, next(k for k in KINDS if k[0] == kind), lang)
     assert compare(page, model, png, model["theme"]) > 10
     assert page.js_errors == []
     page.close()

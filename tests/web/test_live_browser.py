@@ -20,7 +20,8 @@ import requests
 
 from support.feed import AUTH, close_app, dealt_rounds, make_app
 from support.serving import serve_app
-from test_browser import ARTIFACTS, LANGS, browser, compare, open_page, playwright, png_of, shot  # noqa: F401
+from test_browser import (ARTIFACTS, LANGS, browser, compare, open_page, page_model_png, playwright,  # noqa: F401
+                          png_of, shot)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -98,13 +99,7 @@ def freeze_countdowns(page):
 
 @pytest.mark.parametrize("kind, lang", CASES)
 def test_html_and_png_show_the_same_live_table(browser, table_floor, kind, lang):  # noqa: F811
-    base = table_floor
-    name, page_path, model_path, png_path, (w, h), key = next(k for k in KINDS if k[0] == kind)
-    page = open_page(browser, base + page_path.format(lang=lang), width=w, height=h, wait_live=False)
-    page.wait_for_timeout(300)
-    model = requests.get(base + model_path.format(lang=lang), timeout=30).json()["models"][key]
-    png = png_of(base, png_path.format(lang=lang))
-    assert png.size == (model["w"], model["h"])
+    page, model, png = page_model_png(browser, table_floor, next(k for k in KINDS if k[0] == kind), lang)
     cds = countdowns(model)
     if "betting" in kind or kind == "lobby":
         assert len(cds) == 1                                   # T2's "Bets close in ... s"
