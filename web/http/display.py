@@ -23,6 +23,7 @@ from web import i18n
 from web.http.errors import BadRequest
 from web.http.query import BAD_PARAMETER, choice_arg
 from web.render.cells import BEAD_CONTENT
+from web.render.pieces import parse_utc
 from web.render.theme import THEMES
 from web.settings import GOOD_ROAD_IDS, get_settings
 
@@ -91,13 +92,7 @@ def lang_arg(*, strict: bool = False, default: str | None = None) -> str:
 
 
 def _parse_time(iso: str | None) -> _dt.datetime | None:
-    if not iso:
-        return None
-    try:
-        t = _dt.datetime.fromisoformat(str(iso).replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return t if t.tzinfo else t.replace(tzinfo=_dt.timezone.utc)
+    return parse_utc(iso)
 
 
 def shoe_facts(service: Any, table_id: str, snapshot: Mapping[str, Any]) -> dict[str, Any]:

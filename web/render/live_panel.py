@@ -20,13 +20,12 @@ A table with neither key draws exactly as before (every function here returns no
 
 from __future__ import annotations
 
-import datetime as _dt
 import math
 from typing import Any, Mapping, Sequence
 
 from web.render import panels
 from web.render.countdown import fit_state, widest_state
-from web.render.pieces import venue_time
+from web.render.pieces import parse_utc, venue_time
 from web.render.prims import fit, label, panel, rect, text
 
 SUIT_RED = frozenset("HD")
@@ -38,15 +37,8 @@ RANK_TEXT = {"T": "10"}
 
 
 def _epoch(iso: Any) -> float | None:
-    if not iso:
-        return None
-    try:
-        t = _dt.datetime.fromisoformat(str(iso).replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    if t.tzinfo is None:
-        t = t.replace(tzinfo=_dt.timezone.utc)
-    return t.timestamp()
+    t = parse_utc(iso)
+    return t.timestamp() if t is not None else None
 
 
 def seconds_left(state: Mapping[str, Any] | None, now: float) -> int | None:

@@ -87,17 +87,24 @@ class BoardOptions:
         return HIGHLIGHTED_BY_DEFAULT if self.patterns is None else self.patterns
 
 
-def venue_time(iso: str | None, tz: str) -> str | None:
-    """``"hh:mm:ss"`` of the ISO 8601 UTC time ``iso`` in time zone ``tz`` (IANA name; an unknown
-    name is UTC), ``None`` for no time."""
+def parse_utc(iso: Any) -> "_dt.datetime | None":
+    """The aware datetime of an ISO 8601 time (``"...Z"`` accepted; no zone is read as UTC), or
+    ``None`` for no time or text that is not one. The one parser of the display's times."""
     if not iso:
         return None
     try:
         t = _dt.datetime.fromisoformat(str(iso).replace("Z", "+00:00"))
     except ValueError:
         return None
-    if t.tzinfo is None:
-        t = t.replace(tzinfo=_dt.timezone.utc)
+    return t if t.tzinfo is not None else t.replace(tzinfo=_dt.timezone.utc)
+
+
+def venue_time(iso: str | None, tz: str) -> str | None:
+    """``"hh:mm:ss"`` of the ISO 8601 UTC time ``iso`` in time zone ``tz`` (IANA name; an unknown
+    name is UTC), ``None`` for no time."""
+    t = parse_utc(iso)
+    if t is None:
+        return None
     try:
         zone = ZoneInfo(tz)
     except (ZoneInfoNotFoundError, ValueError):
