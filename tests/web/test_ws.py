@@ -18,7 +18,7 @@ import time
 import pytest
 import websocket
 
-from support.feed import close_app, make_app
+from support.feed import close_app, dealt_rounds, make_app
 from support.serving import recv_snapshot, serve_app
 from support.websocket import RawClient
 from web.hub import Hub
@@ -166,6 +166,34 @@ def test_idle_connection_gets_keepalives_with_the_current_version(app, server, c
         first = recv_snapshot(ws)
         ka = recv_json(ws)
         assert ka == {"type": "keepalive", "topic": "table:T1", "version": first["version"]}
+    finally:
+        ws.close()
+
+
+def test_a_screen_that_gets_a_frame_every_round_gets_no_keepalives(app, server, client, auth):
+    """Keepalives count from the last frame written, also one the fan-out wrote straight to the
+    socket: rounds every 0.1 s with a 0.4 s keepalive give only deltas; once idle, a keepalive
+    (regression: 2,000 busy screens got 100 needless keepalive frames a second)."""
+    get_settings(app).ws_keepalive_s = 0.4
+    rounds = dealt_rounds(15, seed=14)
+    client.post("/api/tables/T1/rounds", json={"shoe": 1, "round": 1, "player": rounds[0][0], "banker": rounds[0][1]},
+                headers=auth)
+    ws = connect(server, "/ws/tables/T1")
+    try:
+        first = recv_snapshot(ws)
+        kinds = []
+        for number in range(2, 16):  # 1.4 s of rounds: 3 keepalive periods
+            time.sleep(0.1)
+            player, banker = rounds[number - 1]
+            resp = client.post("/api/tables/T1/rounds", json={"shoe": 1, "round": number, "player": player,
+                                                              "banker": banker}, headers=auth)
+            assert resp.status_code == 201, resp.get_data(as_text=True)
+            msg = recv_json(ws)
+            kinds.append((msg["type"], msg["version"]))
+        assert kinds == [("delta", first["version"] + i) for i in range(1, 15)]
+        idle = time.monotonic()
+        assert recv_json(ws) == {"type": "keepalive", "topic": "table:T1", "version": first["version"] + 14}
+        assert 0.3 <= time.monotonic() - idle < 2.0
     finally:
         ws.close()
 
