@@ -520,3 +520,27 @@ def test_protocol_pings_never_land_inside_a_snapshot_frame_of_a_slow_client(tmp_
     stats = [(c.pings, len(c.versions), c.keepalives, c.close_code) for c in checked]  # per connection
     assert sum(c.pings for c in checked) >= 5, stats
     assert sum(len(c.versions) for c in checked) >= 10, stats
+
+
+def test_the_fan_outs_send_never_waits_on_a_gevent_socket():
+    """Under ``gunicorn -k gevent`` (deploy/gunicorn.conf.py) sockets are gevent's: a plain
+    ``send(data, MSG_DONTWAIT)`` there waits until the peer drains, so one screen that stopped
+    reading would hold the fan-out of every screen of its table. ``_nonblocking_send`` gives
+    up at once instead (BlockingIOError), as on a stdlib socket."""
+    gevent = pytest.importorskip("gevent")
+    from gevent import socket as gsocket
+
+    from web.http.ws import _nonblocking_send
+
+    for make in (socket.socketpair, gsocket.socketpair):
+        writer, reader = make()  # the reader never reads: a stuck screen
+        try:
+            send = _nonblocking_send(writer)
+            chunk = b"x" * 65536
+            with gevent.Timeout(5, AssertionError(f"{make.__module__} send waited for the peer")):
+                with pytest.raises(BlockingIOError):
+                    for _ in range(10_000):  # far more than any socket buffer holds
+                        send(chunk)
+        finally:
+            writer.close()
+            reader.close()
