@@ -32,22 +32,33 @@ class Message:
     :mod:`web.frames`), :attr:`document`, the object ``payload`` encodes (given by the
     publisher, or decoded from ``payload`` once, when first asked for) and ``ops``, the
     :mod:`web.delta` operations from the previous message's document to this one when the
-    publisher knows them (else ``None``: the frame builder diffs the documents). :attr:`base`
+    publisher knows them (else ``None``: the frame builder diffs the documents; a zero-argument
+    function giving them is called once, when they are first needed). :attr:`base`
     is the topic's previous message (``None`` for the first one, and once two newer messages
     exist: the hub keeps at most three messages of a topic alive). Two messages are equal
     when their version and payload are.
     """
 
-    __slots__ = ("version", "_payload", "epoch", "base", "ops", "_document")
+    __slots__ = ("version", "_payload", "epoch", "base", "_ops", "_document")
 
     def __init__(self, version: int, payload: "bytes | Callable[[], bytes]", document: Any = None,
-                 epoch: Any = None, base: "Message | None" = None, ops: list | None = None) -> None:
+                 epoch: Any = None, base: "Message | None" = None,
+                 ops: "list | Callable[[], list] | None" = None) -> None:
         self.version = version
         self._payload = payload
         self.epoch = epoch
         self.base = base
-        self.ops = ops if base is not None else None
+        self._ops = ops if base is not None else None
         self._document = document
+
+    @property
+    def ops(self) -> list | None:
+        """The operations from the base's document to this one, when the publisher gave them
+        (a function given is called at most once, when first asked for), else ``None``."""
+        ops = self._ops
+        if ops is not None and not isinstance(ops, list):
+            ops = self._ops = ops()
+        return ops
 
     @property
     def payload(self) -> bytes:
@@ -111,7 +122,7 @@ class Hub:
         return t
 
     def publish(self, topic: str, version: int, payload: "bytes | Callable[[], bytes]", document: Any = None,
-                epoch: Any = None, ops: list | None = None) -> Message:
+                epoch: Any = None, ops: "list | Callable[[], list] | None" = None) -> Message:
         """Replace ``topic``'s latest message and wake that topic's waiters (no other topic's).
 
         ``document``/``epoch``/``ops`` (``ops`` from the topic's current latest message): see

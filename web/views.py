@@ -350,9 +350,9 @@ class Views:
             parts = self._lobby_parts.copy()
             entries[i], parts[i] = view.lobby_entry, view.lobby_json
             self._lobby_version += view.version - (previous.version if previous is not None else 0)
-            ops = [[op[0], [i, *op[1]], *op[2:]] for op in diff(old_entry, view.lobby_entry)]
             self._lobby_entries, self._lobby_parts = entries, parts
-            self.hub.publish("lobby", self._lobby_version, _joined(parts), document=entries, ops=ops)
+            self.hub.publish("lobby", self._lobby_version, _joined(parts), document=entries,
+                             ops=_entry_ops(i, old_entry, view.lobby_entry))
 
     def publish_lobby(self) -> None:
         """Rebuild the lobby list from every visible table's view (in lobby order) and publish it."""
@@ -374,6 +374,12 @@ class Views:
         self._lobby_version = total
         self._lobby_stale = False
         self.hub.publish("lobby", total, _joined(parts), document=entries)
+
+
+def _entry_ops(i: int, old: dict[str, Any], new: dict[str, Any]) -> Any:
+    """A function giving the lobby delta of entry ``i`` changing from ``old`` to ``new`` (built
+    when called: only when a lobby screen or the nchan publisher needs that delta)."""
+    return lambda: [[op[0], [i, *op[1]], *op[2:]] for op in diff(old, new)]
 
 
 def _joined(parts: list[bytes]) -> Any:
