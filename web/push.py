@@ -5,8 +5,10 @@ is the nginx configuration. Two settings (``app.config``, else the environment):
 
 ``ROADS_NCHAN_PUBLISH_URL`` (URL, default unset)
     The nchan publisher location, on loopback, e.g. ``http://127.0.0.1:8081/pub/``; the
-    channel id is appended. Set: one publisher thread of this process POSTs every new
-    version of every topic there (:class:`NchanPublisher`). Unset: nothing is published.
+    channel id is appended. Set: the publisher threads of this process POST every new
+    version of every topic there (:class:`NchanPublishers`: :data:`PUBLISH_CONNECTIONS`
+    shards of the topics, each a :class:`NchanPublisher` with its own connection). Unset:
+    nothing is published.
 ``ROADS_PUSH_URL`` (URL or path prefix, default unset)
     Where pages subscribe, e.g. ``/push/`` (same host, ``ws://`` or ``wss://`` as the page)
     or ``wss://push.example.com/push/``. A table page then connects to
@@ -37,6 +39,7 @@ import http.client
 import logging
 import threading
 import time
+import zlib
 from typing import Any
 from urllib.parse import quote, urlsplit
 
@@ -105,7 +108,8 @@ class NchanPublisher:
     """
 
     def __init__(self, hub: Hub, frames: FrameCache, url: str, *, keepalive_s: float = KEEPALIVE_S,
-                 gate: Any = None) -> None:
+                 gate: Any = None, shard: tuple[int, int] = (0, 1)) -> None:
+        self._shard = shard  # (i, n): this publisher posts the topics t with crc32(t) % n == i
         parts = urlsplit(url)
         if parts.scheme != "http" or not parts.hostname:
             raise ValueError(f"ROADS_NCHAN_PUBLISH_URL must be an http:// URL, got {url!r}")
@@ -127,14 +131,22 @@ class NchanPublisher:
         self.posts = self.failures = self.skipped = 0
         for topic in hub.topics():  # what was published before we started
             latest = hub.latest(topic)
-            if latest is not None:
+            if latest is not None and self.posts_topic(topic):
                 self._pending[topic] = latest
         hub.listen(self.offer)
-        self._thread = threading.Thread(target=self._run, name="roads-nchan-publisher", daemon=True)
+        self._thread = threading.Thread(target=self._run, name=f"roads-nchan-publisher-{shard[0]}", daemon=True)
         self._thread.start()
 
+    def posts_topic(self, topic: str) -> bool:
+        """Whether ``topic``'s channels are this publisher's (its shard of the topics)."""
+        i, n = self._shard
+        return n == 1 or zlib.crc32(topic.encode()) % n == i
+
     def offer(self, topic: str, message: Message) -> None:
-        """Note ``message`` as ``topic``'s newest (O(1), never blocks on the network)."""
+        """Note ``message`` as ``topic``'s newest (O(1), never blocks on the network); a topic
+        of another shard is ignored."""
+        if not self.posts_topic(topic):
+            return
         with self._cond:
             if topic in self._pending:
                 self.skipped += 1
@@ -292,11 +304,54 @@ class NchanPublisher:
                 self._conn = None
 
 
+PUBLISH_CONNECTIONS = 4
+"""Publishers (threads, each with its own keep-alive connection to nchan) of one process;
+each posts a fixed share of the topics, so a channel's versions still go in order through
+one connection while the round trips of different channels overlap (a round at 200 tables
+posts several channels: one connection, waiting for each answer, fell seconds behind)."""
+
+
+class NchanPublishers:
+    """:data:`PUBLISH_CONNECTIONS` :class:`NchanPublisher` shards of one app, as one
+    (``app.extensions["roads.nchan"]``): the same arguments, summed counters."""
+
+    def __init__(self, hub: Hub, frames: FrameCache, url: str, *, connections: int = PUBLISH_CONNECTIONS,
+                 keepalive_s: float = KEEPALIVE_S, gate: Any = None) -> None:
+        self.url = url
+        self.shards = [NchanPublisher(hub, frames, url, keepalive_s=keepalive_s, gate=gate, shard=(i, connections))
+                       for i in range(connections)]
+
+    @property
+    def posts(self) -> int:
+        """POSTs that nchan accepted, over all shards."""
+        return sum(p.posts for p in self.shards)
+
+    @property
+    def failures(self) -> int:
+        """Failed POSTs (each retried), over all shards."""
+        return sum(p.failures for p in self.shards)
+
+    @property
+    def skipped(self) -> int:
+        """Versions never posted because a newer one came first, over all shards."""
+        return sum(p.skipped for p in self.shards)
+
+    def idle(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` s until no shard has anything left to publish (tests)."""
+        deadline = time.monotonic() + timeout
+        return all(p.idle(max(0.0, deadline - time.monotonic())) for p in self.shards)
+
+    def close(self) -> None:
+        """Stop every shard's thread."""
+        for p in self.shards:
+            p.close()
+
+
 class _Refused(Exception):
     """nchan answered a POST with an error status."""
 
 
-def init_app(app: Any, hub: Hub, frames: FrameCache) -> NchanPublisher | None:
+def init_app(app: Any, hub: Hub, frames: FrameCache) -> NchanPublishers | None:
     """Start the publisher when ``ROADS_NCHAN_PUBLISH_URL`` is set (``app.extensions["roads.nchan"]``).
 
     Raises :class:`web.settings.ConfigError` for a URL without a host.
@@ -310,7 +365,7 @@ def init_app(app: Any, hub: Hub, frames: FrameCache) -> NchanPublisher | None:
     from web.service import get_service
 
     try:
-        publisher = NchanPublisher(hub, frames, url, gate=push_lease.for_store(get_service(app).store))
+        publisher = NchanPublishers(hub, frames, url, gate=push_lease.for_store(get_service(app).store))
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
     app.extensions["roads.nchan"] = publisher
