@@ -132,7 +132,7 @@ def _diff(old: Any, new: Any, path: list[Any], ops: list[list[Any]]) -> None:
             patch: list[list[Any]] = []
             for i in changed:
                 _diff(old[i], new[i], [*path, i], patch)
-            if len(orjson.dumps(patch)) >= len(orjson.dumps(new)):
+            if not _encodes_longer(new, len(orjson.dumps(patch))):
                 ops.append([SET, path, new])
                 return
             ops.extend(patch)
@@ -145,6 +145,21 @@ def _diff(old: Any, new: Any, path: list[Any], ops: list[list[Any]]) -> None:
             ops.append([TRUNCATE, path, n_new])
         return
     ops.append([SET, path, new])
+
+
+def _encodes_longer(items: list[Any], limit: int) -> bool:
+    """Whether ``orjson.dumps(items)`` is longer than ``limit`` bytes, encoding the elements
+    one by one only until it is known (a road's cells or a model's roads are long; the
+    operations they are weighed against are short). ``[a,b]`` is 1 + each element + 1."""
+    if not items:
+        return 2 > limit
+    total = 1
+    dumps = orjson.dumps
+    for item in items:
+        total += len(dumps(item)) + 1
+        if total > limit:
+            return True
+    return False
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -209,7 +224,7 @@ def _window(old: list[Any], new: list[Any], path: list[Any]) -> list[list[Any]] 
     elif len(new) < n_moved:
         rest.append([TRUNCATE, path, len(new)])
     ops = [[WINDOW, path, n, offsets], *rest]
-    if len(orjson.dumps(ops)) >= len(orjson.dumps(new)):
+    if not _encodes_longer(new, len(orjson.dumps(ops))):
         return None
     return ops
 

@@ -425,17 +425,22 @@ def _middle_metrics(text: str, size: int, lang: str, weight: str) -> tuple[float
     baselines; centring the band from the baseline to cap height (and the real ink of
     taller scripts) keeps rows of labels aligned.
     """
-    face = _find("latin", weight)
-    if face is None:
-        cap = -size * 0.7
-    else:
-        with _font_lock:  # like every other use of a shared FreeType face
-            cap = get_font(face, size).getbbox("H", anchor="ls")[1]
-    asc, desc = -cap, 0.0
+    asc, desc = _cap_height(size, weight), 0.0
     if any(f is not None and f.script != "latin" for _, f in _runs(text, lang, weight)):
         a, d = line_metrics(text, size=size, lang=lang, weight=weight)
         asc, desc = max(asc, a), d
     return asc, desc
+
+
+@functools.lru_cache(maxsize=1024)
+def _cap_height(size: int, weight: str) -> float:
+    """Cap height (px above the baseline) of the Latin face at ``size`` px: the band
+    :func:`_middle_metrics` centres every line on, the same for all texts of one size."""
+    face = _find("latin", weight)
+    if face is None:
+        return size * 0.7
+    with _font_lock:  # like every other use of a shared FreeType face
+        return -get_font(face, size).getbbox("H", anchor="ls")[1]
 
 
 DEPENDENT_CACHES: list[Any] = []
@@ -449,7 +454,7 @@ def reset_caches() -> None:
     the folder of :func:`set_font_dir` stays), and what was measured with them
     (:data:`DEPENDENT_CACHES`)."""
     for fn in (font_chain, coverage, get_font, _runs, _text_width, _font_metrics, _text_sprite,
-               _middle_metrics, *DEPENDENT_CACHES):
+               _middle_metrics, _cap_height, *DEPENDENT_CACHES):
         fn.cache_clear()
 
 
