@@ -200,6 +200,12 @@ def coverage(face: Face) -> frozenset[int]:
     return _read_cmap(face.path, face.index)
 
 
+@functools.lru_cache(maxsize=None)
+def _characters(face: Face) -> frozenset[str]:
+    """:func:`coverage` as characters (for a subset test of a whole string at once)."""
+    return frozenset(map(chr, coverage(face)))
+
+
 def covers(face: Face, char: str) -> bool:
     """Whether ``face`` has a glyph for the single character ``char``."""
     return ord(char) in coverage(face)
@@ -225,6 +231,8 @@ def runs(text: str, lang: str, weight: str = "bold") -> list[tuple[str, Face | N
 @functools.lru_cache(maxsize=8192)
 def _runs(text: str, lang: str, weight: str) -> tuple[tuple[str, Face | None], ...]:
     chain = font_chain(lang, weight)
+    if chain and text and _characters(chain[0]).issuperset(text):
+        return ((text, chain[0]),)  # every character has a glyph in the first face: one run of it
     out: list[list] = []
     current: Face | None = None
     for ch in text:
@@ -453,7 +461,7 @@ def reset_caches() -> None:
     """Forget every cached font choice, width and text mask (after fonts are added or removed;
     the folder of :func:`set_font_dir` stays), and what was measured with them
     (:data:`DEPENDENT_CACHES`)."""
-    for fn in (font_chain, coverage, get_font, _runs, _text_width, _font_metrics, _text_sprite,
+    for fn in (font_chain, coverage, _characters, get_font, _runs, _text_width, _font_metrics, _text_sprite,
                _middle_metrics, _cap_height, *DEPENDENT_CACHES):
         fn.cache_clear()
 
