@@ -6,7 +6,10 @@ the previous one (:func:`web.delta.diff`). This bench feeds seeded shoes (bench/
 ``dealt``) to an in-process app (Flask test client, SQLite in a temporary directory) and, at
 rounds ``--from``..``--to`` of each shoe, measures the thread CPU of both for the pages a screen
 shows: the table page in landscape and in portrait (one orientation each, as a table screen
-subscribes), the default embed, and the lobby (rebuilt after every table's round).
+subscribes), the default embed, and the lobby (rebuilt after every table's round). ``--warm``
+deals the same shoes on other tables first, so the words measured with the fonts (counts,
+shares, round numbers) are cached as in a server that has run a while: a fresh process spends
+most of a build measuring new words (``getlength`` of Pillow), which both codes share.
 
 The anchor is the same measurement run by the code of another commit (``--anchor``, default the
 commit before the model-cost work; ``git archive`` into a temporary directory, run in a
@@ -15,7 +18,7 @@ ratio (this tree / anchor) are printed per page and for the table page's build +
 
 Usage::
 
-    .venv/bin/python bench/bench_model_cost.py [--tables 6] [--from 20] [--to 80] [--repeat 2]
+    .venv/bin/python bench/bench_model_cost.py [--tables 6] [--from 20] [--to 80] [--repeat 2] [--warm]
                                                [--anchor 74ebc23]
 """
 
@@ -40,7 +43,7 @@ PAGES = {"landscape": "/tables/{t}?orient=landscape", "portrait": "/tables/{t}?o
          "embed": "/embed/{t}"}
 
 
-def measure(root: Path, tables: int, first: int, last: int) -> dict[str, dict[str, float]]:
+def measure(root: Path, tables: int, first: int, last: int, warm: bool) -> dict[str, dict[str, float]]:
     """``{page: {"build": median µs, "diff": median µs}}`` of the code under ``root``."""
     sys.path.insert(0, str(HERE))
     from bench_push import TOKEN, dealt  # puts this tree's root first on sys.path: the anchor's goes before it
@@ -77,6 +80,16 @@ def measure(root: Path, tables: int, first: int, last: int) -> dict[str, dict[st
             took[page]["diff"].append(t3 - t2)
         prev[key] = doc
 
+    if warm:  # the same shoes on other tables first: the text measures a long-running server has cached
+        for i in range(1, last + 1):
+            for k, n in enumerate(names):
+                player, banker = deals[n][i - 1]
+                client.post(f"/api/tables/W{k:03d}/rounds", headers=auth,
+                            json={"shoe": 1, "round": i, "player": player, "banker": banker})
+                for page, url in PAGES.items():
+                    with app.test_request_context(url.format(t=f"W{k:03d}")), app.app_context():
+                        spec = model_docs.embed_spec(f"W{k:03d}") if page == "embed" else model_docs.table_spec(f"W{k:03d}")
+                        model_docs.build(spec)
     for i in range(1, last + 1):
         for n in names:
             player, banker = deals[n][i - 1]
@@ -98,7 +111,7 @@ def measure(root: Path, tables: int, first: int, last: int) -> dict[str, dict[st
 
 def _child(root: Path, args: argparse.Namespace) -> dict[str, dict[str, float]]:
     out = subprocess.run([sys.executable, __file__, "--child", str(root), "--tables", str(args.tables),
-                          "--from", str(args.first), "--to", str(args.last)],
+                          "--from", str(args.first), "--to", str(args.last), *(["--warm"] if args.warm else [])],
                          check=True, capture_output=True, text=True, cwd=str(root))
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -110,10 +123,12 @@ def main() -> None:
     ap.add_argument("--to", dest="last", type=int, default=80)
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--anchor", default=ANCHOR, help="git commit of the anchor run")
+    ap.add_argument("--warm", action="store_true",
+                    help="deal the same shoes on other tables first (text measures cached, as in a long-running server)")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
-        print(json.dumps(measure(Path(args.child), args.tables, args.first, args.last)))
+        print(json.dumps(measure(Path(args.child), args.tables, args.first, args.last, args.warm)))
         return
     with tempfile.TemporaryDirectory(prefix="bench-model-anchor-") as anchor_dir:
         archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.anchor], check=True, capture_output=True)
@@ -125,7 +140,7 @@ def main() -> None:
     med = {who: {p: {k: statistics.median(r[p][k] for r in rs) for k in ("build", "diff")} for p in rs[0]}
            for who, rs in runs.items()}
     print(f"model build + delta CPU per round (µs, median of rounds {args.first}-{args.last} over {args.tables} "
-          f"tables, {args.repeat} interleaved runs); anchor = {args.anchor}")
+          f"tables, {args.repeat} interleaved runs{', warm text caches' if args.warm else ''}); anchor = {args.anchor}")
     print(f"{'page':<10} {'build':>8} {'anchor':>8} {'diff':>8} {'anchor':>8} {'total':>8} {'anchor':>8} {'ratio':>6}")
     for p in med["this"]:
         a, b = med["anchor"][p], med["this"][p]

@@ -167,11 +167,13 @@ def glyphs(model: Mapping[str, Any], lang: str) -> dict[str, list[float]]:
             wanted[t] = count
 
     for r in model.get("roads", []):
-        visit(r["cells"])
+        if r.get("id") not in cells_mod.DERIVED_SHAPES:  # derived roads' marks hold no text (cells.derived_cells)
+            visit(r["cells"])
     for p in model.get("panels", []):
         visit([i for i in p["items"] if i.get("p") == "m"])
     for t in model.get("tiles", []):
-        visit([c for r in t["model"].get("roads", []) for c in r["cells"]])
+        visit([c for r in t["model"].get("roads", []) if r.get("id") not in cells_mod.DERIVED_SHAPES
+               for c in r["cells"]])
     return {t: list(v) for t, v in _glyph_table(tuple(sorted(wanted.items())), lang)}
 
 
