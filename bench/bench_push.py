@@ -38,6 +38,7 @@ import http.client
 import json
 import os
 import random
+import resource
 import shutil
 import signal
 import socket
@@ -46,6 +47,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -96,6 +98,12 @@ def tree(pid: int) -> list[int]:
     return out
 
 
+def own_cpu_seconds() -> float:
+    """User + system CPU seconds of this process so far (the feeders' threads: load generator)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 def cpu_seconds(pids: list[int]) -> float:
     """utime + stime of ``pids`` (seconds; gone processes count 0)."""
     total = 0
@@ -141,8 +149,15 @@ def node_env() -> dict[str, str]:
     return {**os.environ, "NODE_PATH": str(NPM_DIR / "node_modules")}
 
 
+WORKER = "gevent"
+"""gunicorn's worker class for the service (``--worker``): ``gevent`` as deploy/gunicorn.conf.py
+documents, or ``gthread`` (one OS thread per screen) for comparison."""
+
+
 class Service:
-    """gunicorn gthread, one worker, on a fresh data directory (``env`` adds settings)."""
+    """gunicorn (:data:`WORKER`), one worker, on a fresh data directory (``env`` adds settings).
+    ``threads``: the screens and requests it must hold at once (gthread threads, gevent
+    worker connections)."""
 
     def __init__(self, threads: int, env: dict[str, str] | None = None) -> None:
         self.dir = tempfile.mkdtemp(prefix="roads-bench-")
@@ -150,13 +165,23 @@ class Service:
         gunicorn = str(Path(sys.executable).with_name("gunicorn"))
         full_env = {**os.environ, "ROADS_DATA_DIR": self.dir, "ROADS_FEED_TOKEN": TOKEN, **(env or {})}
         self.proc = subprocess.Popen(
-            [gunicorn, "-k", "gthread", "-w", "1", "--threads", str(threads), "--worker-connections",
+            [gunicorn, "-k", WORKER, "-w", "1", "--threads", str(threads), "--worker-connections",
              str(threads + 200), "--backlog", "8192", "--keep-alive", "75", "-b", f"127.0.0.1:{self.port}", "--graceful-timeout", "2",
              "--log-level", "warning", "web:create_app()"],
             cwd=str(ROOT), env=full_env, start_new_session=True, stdout=subprocess.DEVNULL)
         wait_port(self.port)
-        self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        self._local = threading.local()  # one keep-alive connection per feeding thread
+        self._conns: list[http.client.HTTPConnection] = []
         self.durations: list[float] = []
+
+    def _conn(self, fresh: bool = False) -> http.client.HTTPConnection:
+        conn = getattr(self._local, "conn", None)
+        if conn is None or fresh:
+            if conn is not None:
+                conn.close()
+            conn = self._local.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+            self._conns.append(conn)
+        return conn
 
     def pids(self) -> list[int]:
         return tree(self.proc.pid)
@@ -164,18 +189,18 @@ class Service:
     def post(self, table: str, shoe: int, number: int, cards: tuple[list[str], list[str]]) -> tuple[float, int]:
         """POST one round; returns (wall time just before sending, new version)."""
         body = json.dumps({"shoe": shoe, "round": number, "player": cards[0], "banker": cards[1]})
+        conn = self._conn()
         for attempt in (1, 2):
             t = time.time()
             try:
-                self.conn.request("POST", f"/api/tables/{table}/rounds", body=body,
-                                  headers={"Content-Type": "application/json", "Authorization": f"Bearer {TOKEN}"})
-                resp = self.conn.getresponse()
+                conn.request("POST", f"/api/tables/{table}/rounds", body=body,
+                             headers={"Content-Type": "application/json", "Authorization": f"Bearer {TOKEN}"})
+                resp = conn.getresponse()
                 data = resp.read()
                 self.durations.append(time.time() - t)
                 break
             except (OSError, http.client.HTTPException):  # an idle keep-alive connection the server closed
-                self.conn.close()
-                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                conn = self._conn(fresh=True)
                 if attempt == 2:
                     raise
         if resp.status != 201:
@@ -183,7 +208,8 @@ class Service:
         return t, json.loads(data)["version"]
 
     def close(self) -> None:
-        self.conn.close()
+        for conn in self._conns:
+            conn.close()
         stop(self.proc)
         shutil.rmtree(self.dir, ignore_errors=True)
 
@@ -205,7 +231,7 @@ class Nginx:
 
     def start(self, upstream_port: int) -> None:
         values = {"RUN_DIR": self.dir, "WORKERS": self.workers, "CONNECTIONS": "32768",
-                  "NOFILE": str(__import__("resource").getrlimit(__import__("resource").RLIMIT_NOFILE)[1]),
+                  "NOFILE": str(resource.getrlimit(resource.RLIMIT_NOFILE)[1]),
                   "LISTEN": f"127.0.0.1:{self.port}", "PUBLISH_LISTEN": f"127.0.0.1:{self.publish_port}",
                   "UPSTREAM": f"127.0.0.1:{upstream_port}", "STATIC_DIR": str(ROOT / "static")}
         conf = subprocess.run([sys.executable, str(ROOT / "deploy" / "render.py"), str(ROOT / "deploy" / "nginx-nchan.conf"),
@@ -233,27 +259,38 @@ class Floor:
         self.proc = subprocess.Popen(["node", str(NODE_DIR / "ws_floor.js"), str(self.port)], env=node_env(),
                                      stdout=subprocess.PIPE, text=True, start_new_session=True)
         assert self.proc.stdout.readline().startswith("listening")
-        self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        self._local = threading.local()
+        self._conns: list[http.client.HTTPConnection] = []
+
+    def _conn(self, fresh: bool = False) -> http.client.HTTPConnection:
+        conn = getattr(self._local, "conn", None)
+        if conn is None or fresh:
+            if conn is not None:
+                conn.close()
+            conn = self._local.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+            self._conns.append(conn)
+        return conn
 
     def pids(self) -> list[int]:
         return [self.proc.pid]
 
     def publish(self, channel: str, frame: bytes) -> float:
+        conn = self._conn()
         for attempt in (1, 2):
             t = time.time()
             try:
-                self.conn.request("POST", f"/pub/{channel}", body=frame)
-                self.conn.getresponse().read()
+                conn.request("POST", f"/pub/{channel}", body=frame)
+                conn.getresponse().read()
                 return t
             except (OSError, http.client.HTTPException):
-                self.conn.close()
-                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                conn = self._conn(fresh=True)
                 if attempt == 2:
                     raise
         raise AssertionError("unreachable")
 
     def close(self) -> None:
-        self.conn.close()
+        for conn in self._conns:
+            conn.close()
         stop(self.proc)
 
 
@@ -428,15 +465,39 @@ def print_row(label: str, fig: dict, cpu_server: float, updates: int, client_cpu
           f"client CPU {100 * share:4.1f}% of the cores{extra}", flush=True)
 
 
-def schedule(posts_per_s: float, count: int, fn) -> float:
-    """Call ``fn(i)`` for i in range(count), paced at ``posts_per_s`` (late calls go at once);
-    returns the achieved rate."""
+TABLES_PER_FEEDER = 10
+"""Tables fed through one feed connection (its own thread and keep-alive connection) in the
+many-table loads: 200 tables are fed by 20 feeders at once, as a studio's tables post
+independently, never one after another through one connection."""
+
+
+def schedule(posts_per_s: float, count: int, fn, feeders: int = 1, tables: int = 1) -> float:
+    """Call ``fn(i)`` for i in range(count), call i due at ``i / posts_per_s`` s after the start
+    (late calls go at once), from ``feeders`` threads: call i goes to feeder
+    ``(i % tables) % feeders``, so each table's calls stay in order on one feeder. Returns
+    the achieved rate (calls / seconds until the last one returned)."""
     t0 = time.monotonic()
-    for i in range(count):
-        delay = t0 + i / posts_per_s - time.monotonic()
-        if delay > 0:
-            time.sleep(delay)
-        fn(i)
+    errors: list[BaseException] = []
+
+    def feed(j: int) -> None:
+        try:
+            for i in range(count):
+                if (i % tables) % feeders != j:
+                    continue
+                delay = t0 + i / posts_per_s - time.monotonic()
+                if delay > 0:
+                    time.sleep(delay)
+                fn(i)
+        except BaseException as e:  # noqa: BLE001 (re-raised in the caller's thread)
+            errors.append(e)
+
+    threads = [threading.Thread(target=feed, args=(j,), name=f"feeder-{j}") for j in range(feeders)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    if errors:
+        raise errors[0]
     return count / max(1e-9, time.monotonic() - t0)
 
 
@@ -497,15 +558,20 @@ def run_tier(tier: str, tables: int, screens: int, rounds: int, rate: float, lab
             svc.durations.clear()
         cpu0 = {name: cpu_seconds(p) for name, p in servers.items()}
         client0, w0 = cpu_seconds(clients.pids()), time.monotonic()
-        achieved = schedule(tables * rate, tables * rounds, post)
+        feed0 = own_cpu_seconds()
+        feeders = max(1, tables // TABLES_PER_FEEDER)
+        achieved = schedule(tables * rate, tables * rounds, post, feeders=feeders, tables=tables)
+        feed_cpu = own_cpu_seconds() - feed0
         time.sleep(2.0)
         window = time.monotonic() - w0
         cpu = {name: cpu_seconds(p) - cpu0[name] for name, p in servers.items()}
-        client_cpu = cpu_seconds(clients.pids()) - client0
+        client_cpu = cpu_seconds(clients.pids()) - client0 + feed_cpu
         fig = latencies(posts, clients.records(), screens)
         main = "node ws" if tier == "floor" else ("nginx" if tier == "nchan" else "service")
         extra = "".join(f"  {name} CPU {1000 * c / len(posts):.2f} ms/update" for name, c in cpu.items() if name != main)
-        extra += f"  rounds/s {achieved:.0f} of {tables * rate:.0f}  frame {fig['frame_bytes_median']:.0f} B"
+        extra += (f"  rounds/s {achieved:.0f} of {tables * rate:.0f} ({feeders} feeders,"
+                  f" their CPU {100 * feed_cpu / (window * (os.cpu_count() or 2)):.1f}% of the cores, in the client's)"
+                  f"  frame {fig['frame_bytes_median']:.0f} B")
         if svc is not None and svc.durations:
             d = sorted(svc.durations)
             extra += f"  feed POST median {1000 * d[len(d) // 2]:.1f} ms p99 {1000 * d[int(0.99 * len(d))]:.1f} ms"
@@ -670,10 +736,13 @@ def main() -> None:
     parser.add_argument("--only", default="bytes,png,embedded-4000,embedded-tables,nchan-one,nchan-tables")
     parser.add_argument("--screens", type=int, default=0, help="override the screen count of the one-table loads")
     parser.add_argument("--seconds", type=int, default=20, help="rounds per table of the many-table loads (1 round/s)")
+    parser.add_argument("--worker", default=WORKER, choices=("gevent", "gthread"),
+                        help="gunicorn worker class of the service (default: the documented gevent)")
     args = parser.parse_args()
+    globals()["WORKER"] = args.worker
     only = set(args.only.split(","))
     ensure_node_ws()
-    print(f"bench_push on {os.cpu_count()} cores, load {loadavg()} at start", flush=True)
+    print(f"bench_push on {os.cpu_count()} cores, gunicorn -k {WORKER}, load {loadavg()} at start", flush=True)
     if "bytes" in only:
         encoding()
         bytes_at_round_80()

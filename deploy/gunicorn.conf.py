@@ -2,26 +2,30 @@
 
 Run: ``gunicorn -c deploy/gunicorn.conf.py 'web:create_app()'`` behind nginx
 (``deploy/nginx.conf``), which alone faces the clients: gunicorn listens on loopback only.
-gunicorn's gthread worker reads a request on one of its threads, so a client that sends its
-headers or body slowly holds that thread; nginx reads every request whole first, so slow
-clients never reach gunicorn (tests/web/test_slowloris.py).
+The gevent worker runs every request and every open WebSocket screen as a greenlet of one OS
+thread: no thread per screen, no thread hand-off per request (the gthread worker cost 8.4 ms
+of CPU per round at 200 tables x 10 screens, gevent 5.0 ms: bench/bench_push.py
+``--worker``). A client that sends its headers or body slowly holds only its greenlet; nginx
+reads every request whole first anyway, so slow clients never reach gunicorn
+(tests/web/test_slowloris.py).
 
-Command-line options override these (``-b``, ``--threads``, ``--access-logfile``...).
+Command-line options override these (``-b``, ``-k``, ``--access-logfile``...).
 """
 
 bind = "127.0.0.1:8000"
 """Loopback only: nginx is the one front door."""
 
-worker_class = "gthread"
+worker_class = "gevent"
+"""gunicorn monkey-patches the standard library (threads, locks, sockets, sleeps) before it
+loads the app, so the service's own threads (fan-out, live models, nchan publisher) are
+greenlets too. ``-k gthread`` still works (then set ``threads`` above the screens)."""
+
 workers = 1
 """One process on the embedded SQLite store (its live hub is in-process); with
 ROADS_REDIS_URL, one per core (docs/deploy.md)."""
 
-threads = 1050
-"""One per open WebSocket screen for its whole life, plus HTTP requests in flight."""
-
-worker_connections = 1150
-"""At least ``threads``: gthread refuses connections beyond it."""
+worker_connections = 10000
+"""Open connections (screens plus requests in flight) the worker holds at once."""
 
 graceful_timeout = 10
 keepalive = 75

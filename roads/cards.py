@@ -60,6 +60,9 @@ class Card:
         Raises :class:`CardError` (quoting ``text``) when it is not a string of a rank
         (A, 2-9, T or 10, J, Q, K) followed by a suit (S, H, D, C).
         """
+        card = _PARSED.get(text) if type(text) is str else None
+        if card is not None:
+            return card
         if not isinstance(text, str):
             raise CardError(f"card must be a string like 'AS' or 'TD', got {text!r}")
         s = text.strip()
@@ -70,7 +73,10 @@ class Card:
             s = "T" + s[2:]
         if len(s) != 2 or s[0] not in _RANK_VALUE or s[1] not in SUITS:
             raise CardError(f"not a card: {text!r} (expected rank A,2-9,T/10,J,Q,K then suit S,H,D,C)")
-        return cls(s[0], s[1])
+        card = cls(s[0], s[1])
+        if cls is Card and len(text) <= 3:  # a bounded set of spellings ("AS", "as", "10S", "A♠")
+            _PARSED[text] = card
+        return card
 
     @property
     def value(self) -> int:
@@ -90,6 +96,11 @@ class Card:
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
+
+
+_PARSED: dict[str, Card] = {}
+"""Cards already parsed, by their text of at most 3 characters (a feed sends the same 52
+spellings over and over; cards are immutable, so one instance serves every round)."""
 
 
 def parse_cards(texts: Iterable[str] | str) -> tuple[Card, ...]:

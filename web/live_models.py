@@ -144,11 +144,19 @@ class LiveModels:
                 return
             self._dirty.update(dependants)
             self._lock.notify()
-            if self._worker is None or not self._worker.is_alive():
+            if self._worker is None:  # (the worker clears it, under this lock, as it ends)
                 self._worker = threading.Thread(target=self._run, name="roads-live-models", daemon=True)
                 self._worker.start()
 
     def _run(self) -> None:
+        try:
+            self._work()
+        finally:
+            with self._lock:
+                if self._worker is threading.current_thread():
+                    self._worker = None
+
+    def _work(self) -> None:
         while True:
             with self._lock:
                 deadline = time.monotonic() + IDLE_EXIT_S

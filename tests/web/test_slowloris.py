@@ -286,3 +286,51 @@ def test_through_nginx_no_banner_and_no_token_in_any_access_log(deployment):
     assert "/api/tables/T1/rounds" in gunicorn_log and "/api/tables/T1/rounds" in nginx_log
     assert SECRET not in gunicorn_log
     assert SECRET not in nginx_log
+
+
+def test_screens_through_the_documented_deployment_get_every_round_beside_one_that_never_reads(deployment):
+    """The documented worker (gevent, deploy/gunicorn.conf.py) behind nginx pushes each round to
+    every reading screen as a delta of the version it holds, with one more screen connected
+    that never reads (that a stuck socket never makes the fan-out wait is
+    tests/web/test_ws.py::test_the_fan_outs_send_never_waits_on_a_gevent_socket)."""
+    import json
+
+    import websocket
+
+    base, _ = deployment
+    ws_base = base.replace("http://", "ws://")
+    auth = {"Authorization": f"Bearer {FEED_TOKEN}"}
+    rounds = dealt_rounds(30, seed=7)
+
+    def post(number: int) -> None:
+        player, banker = rounds[number - 1]
+        resp = requests.post(f"{base}/api/tables/G1/rounds", json={"shoe": 1, "round": number, "player": player,
+                                                                  "banker": banker}, headers=auth, timeout=10)
+        assert resp.status_code == 201, resp.text
+
+    post(1)
+    stuck = socket.create_connection(("127.0.0.1", int(base.rsplit(":", 1)[1])), timeout=5)
+    stuck.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    stuck.sendall(b"GET /ws/tables/G1 HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                  b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+    screens = [websocket.create_connection(f"{ws_base}/ws/tables/G1", timeout=10) for _ in range(3)]
+    try:
+        versions = []
+        for ws in screens:
+            first = json.loads(ws.recv())
+            assert (first["type"], first["data"]["round"]) == ("snapshot", 1)
+            versions.append(first["version"])
+        for number in range(2, 31):
+            post(number)
+            for i, ws in enumerate(screens):
+                msg = json.loads(ws.recv())
+                while msg["type"] == "keepalive":
+                    msg = json.loads(ws.recv())
+                assert (msg["type"], msg["base"], msg["version"]) == ("delta", versions[i], versions[i] + 1), msg
+                versions[i] = msg["version"]
+        snapshot = requests.get(f"{base}/api/tables/G1", timeout=10).json()
+        assert snapshot["round"] == 30 and snapshot["version"] == versions[0]
+    finally:
+        for ws in screens:
+            ws.close()
+        stuck.close()

@@ -18,7 +18,7 @@ import time
 import pytest
 import websocket
 
-from support.feed import close_app, make_app
+from support.feed import close_app, dealt_rounds, make_app
 from support.serving import recv_snapshot, serve_app
 from support.websocket import RawClient
 from web.hub import Hub
@@ -166,6 +166,34 @@ def test_idle_connection_gets_keepalives_with_the_current_version(app, server, c
         first = recv_snapshot(ws)
         ka = recv_json(ws)
         assert ka == {"type": "keepalive", "topic": "table:T1", "version": first["version"]}
+    finally:
+        ws.close()
+
+
+def test_a_screen_that_gets_a_frame_every_round_gets_no_keepalives(app, server, client, auth):
+    """Keepalives count from the last frame written, also one the fan-out wrote straight to the
+    socket: rounds every 0.1 s with a 0.4 s keepalive give only deltas; once idle, a keepalive
+    (regression: 2,000 busy screens got 100 needless keepalive frames a second)."""
+    get_settings(app).ws_keepalive_s = 0.4
+    rounds = dealt_rounds(15, seed=14)
+    client.post("/api/tables/T1/rounds", json={"shoe": 1, "round": 1, "player": rounds[0][0], "banker": rounds[0][1]},
+                headers=auth)
+    ws = connect(server, "/ws/tables/T1")
+    try:
+        first = recv_snapshot(ws)
+        kinds = []
+        for number in range(2, 16):  # 1.4 s of rounds: 3 keepalive periods
+            time.sleep(0.1)
+            player, banker = rounds[number - 1]
+            resp = client.post("/api/tables/T1/rounds", json={"shoe": 1, "round": number, "player": player,
+                                                              "banker": banker}, headers=auth)
+            assert resp.status_code == 201, resp.get_data(as_text=True)
+            msg = recv_json(ws)
+            kinds.append((msg["type"], msg["version"]))
+        assert kinds == [("delta", first["version"] + i) for i in range(1, 15)]
+        idle = time.monotonic()
+        assert recv_json(ws) == {"type": "keepalive", "topic": "table:T1", "version": first["version"] + 14}
+        assert 0.3 <= time.monotonic() - idle < 2.0
     finally:
         ws.close()
 
@@ -492,3 +520,27 @@ def test_protocol_pings_never_land_inside_a_snapshot_frame_of_a_slow_client(tmp_
     stats = [(c.pings, len(c.versions), c.keepalives, c.close_code) for c in checked]  # per connection
     assert sum(c.pings for c in checked) >= 5, stats
     assert sum(len(c.versions) for c in checked) >= 10, stats
+
+
+def test_the_fan_outs_send_never_waits_on_a_gevent_socket():
+    """Under ``gunicorn -k gevent`` (deploy/gunicorn.conf.py) sockets are gevent's: a plain
+    ``send(data, MSG_DONTWAIT)`` there waits until the peer drains, so one screen that stopped
+    reading would hold the fan-out of every screen of its table. ``_nonblocking_send`` gives
+    up at once instead (BlockingIOError), as on a stdlib socket."""
+    gevent = pytest.importorskip("gevent")
+    from gevent import socket as gsocket
+
+    from web.http.ws import _nonblocking_send
+
+    for make in (socket.socketpair, gsocket.socketpair):
+        writer, reader = make()  # the reader never reads: a stuck screen
+        try:
+            send = _nonblocking_send(writer)
+            chunk = b"x" * 65536
+            with gevent.Timeout(5, AssertionError(f"{make.__module__} send waited for the peer")):
+                with pytest.raises(BlockingIOError):
+                    for _ in range(10_000):  # far more than any socket buffer holds
+                        send(chunk)
+        finally:
+            writer.close()
+            reader.close()

@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import inspect
 import json
 import socket
 import threading
@@ -189,6 +190,8 @@ class Subscriber:
         sock = getattr(ws, "sock", None)
         self.raw = isinstance(sock, socket.socket)  # simple-websocket's Server
         self.sock = sock if self.raw else None  # the real socket: only write_raw and offer write to it
+        self._send_now = _nonblocking_send(sock) if self.raw else None
+        self.sent_at = 0.0  # time.monotonic() of the last frame offer() wrote (keepalives count from it)
         self.cond = threading.Condition()
         self.version = version  # newest version written (or being written) to the client
         self.pending: Message | None = None  # newer message for the handler thread to write
@@ -216,7 +219,7 @@ class Subscriber:
                 return
             wire = self.frames.wire_for(self.topic, message, self.version)
             try:
-                sent = self.sock.send(wire, socket.MSG_DONTWAIT)
+                sent = self._send_now(wire)
             except BlockingIOError:
                 sent = 0
             except OSError:
@@ -224,6 +227,7 @@ class Subscriber:
                 self.cond.notify_all()
                 return
             self.version = message.version
+            self.sent_at = time.monotonic()
             if sent < len(wire):
                 self.rest = wire[sent:]
                 self.cond.notify_all()
@@ -306,15 +310,17 @@ class Subscriber:
 
         Sleeps until there is something to write, a client frame to read and drop, the
         connection closed (simple-websocket's reader thread wakes it: :class:`_WakeOnInput`)
-        or a keepalive is due, so an idle screen costs no wake-ups. Without that hook (a
-        connection object of another kind) it wakes every :data:`POLL_S` seconds instead.
+        or a keepalive is due, so an idle screen costs no wake-ups. A keepalive is due
+        ``keepalive_s`` after the last frame this thread or :meth:`offer` wrote: a screen
+        that gets a frame every round gets none. Without that hook (a connection object of
+        another kind) it wakes every :data:`POLL_S` seconds instead.
         """
         idle_since = window_start = time.monotonic()
         window_frames = 0
         while self.ws.connected:
             with self.cond:
                 if self.wakes:
-                    timeout = max(0.01, idle_since + keepalive_s - time.monotonic())
+                    timeout = max(0.01, max(idle_since, self.sent_at) + keepalive_s - time.monotonic())
                 else:
                     timeout = min(POLL_S, keepalive_s)
                 self.cond.wait_for(lambda: (self.dead or self.rest or self.pending is not None or self.woken
@@ -327,7 +333,8 @@ class Subscriber:
                 have = self.version
                 if pending is not None:
                     self.version = pending.version
-                ping = not rest and pending is None and time.monotonic() - idle_since >= keepalive_s
+                ping = (not rest and pending is None
+                        and time.monotonic() - max(idle_since, self.sent_at) >= keepalive_s)
                 # Until this pass is written, offer() must not write a newer frame ahead of it.
                 self.busy = rest or pending is not None or ping
             try:
@@ -349,6 +356,20 @@ class Subscriber:
             finally:
                 with self.cond:
                     self.busy = False
+
+
+def _nonblocking_send(sock: Any) -> Callable[[bytes], int]:
+    """``send(data) -> bytes sent`` on ``sock`` that never waits for the peer (raises
+    ``BlockingIOError`` when nothing fits): ``MSG_DONTWAIT``, plus ``timeout=0.0`` on gevent's
+    cooperative socket (gunicorn ``-k gevent``, docs/deploy.md), whose ``send`` would otherwise
+    park the caller until a slow screen drained its buffer."""
+    try:
+        cooperative = "timeout" in inspect.signature(sock.send).parameters
+    except (TypeError, ValueError):  # a builtin without a signature: the stdlib socket
+        cooperative = False
+    if cooperative:
+        return lambda data: sock.send(data, socket.MSG_DONTWAIT, timeout=0.0)
+    return lambda data: sock.send(data, socket.MSG_DONTWAIT)
 
 
 class Fanout:
