@@ -122,7 +122,7 @@ def _diff(old: Any, new: Any, path: list[Any], ops: list[list[Any]]) -> None:
         head_old = old if n_old == common else old[:common]
         head_new = new if n_new == common else new[:common]
         changed = [] if head_old == head_new else [
-            i for i in range(common)
+            i for i in range(_first_difference(old, new, common), common)
             if not (old[i] is new[i] or (type(old[i]) is type(new[i]) and old[i] == new[i]))]
         if len(changed) > MAX_PATCHED_ELEMENTS and 2 * len(changed) > common:
             moved = _window(old, new, path)
@@ -132,7 +132,7 @@ def _diff(old: Any, new: Any, path: list[Any], ops: list[list[Any]]) -> None:
             patch: list[list[Any]] = []
             for i in changed:
                 _diff(old[i], new[i], [*path, i], patch)
-            if len(orjson.dumps(patch)) >= len(orjson.dumps(new)):
+            if not _encodes_longer(new, len(orjson.dumps(patch))):
                 ops.append([SET, path, new])
                 return
             ops.extend(patch)
@@ -145,6 +145,37 @@ def _diff(old: Any, new: Any, path: list[Any], ops: list[list[Any]]) -> None:
             ops.append([TRUNCATE, path, n_new])
         return
     ops.append([SET, path, new])
+
+
+def _first_difference(old: list[Any], new: list[Any], common: int) -> int:
+    """An index <= the first at which ``old`` and ``new`` (whose first ``common`` elements
+    differ somewhere) differ: the longest equal prefix found by halving (list ``==`` runs in C
+    and passes shared elements by identity; a new round changes a road's cells at its end)."""
+    lo, hi = 0, common  # old[:lo] == new[:lo]; old[:hi] != new[:hi]
+    if common < 16:
+        return 0
+    while hi - lo > 8:
+        mid = (lo + hi) // 2
+        if old[:mid] == new[:mid]:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def _encodes_longer(items: list[Any], limit: int) -> bool:
+    """Whether ``orjson.dumps(items)`` is longer than ``limit`` bytes, encoding the elements
+    one by one only until it is known (a road's cells or a model's roads are long; the
+    operations they are weighed against are short). ``[a,b]`` is 1 + each element + 1."""
+    if not items:
+        return 2 > limit
+    total = 1
+    dumps = orjson.dumps
+    for item in items:
+        total += len(dumps(item)) + 1
+        if total > limit:
+            return True
+    return False
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -193,10 +224,19 @@ def _window(old: list[Any], new: list[Any], path: list[Any]) -> list[list[Any]] 
     if not n and not offsets:
         return None
     moved = []
-    for cell in old[n:]:
-        if type(cell) is not dict or any(type(cell.get(f)) is not int for f in offsets):
+    shifts = list(offsets.items())
+    for i in range(n, len(old)):
+        cell = old[i]
+        if type(cell) is not dict:
             return None
-        moved.append({**cell, **{f: cell[f] + d for f, d in offsets.items()}} if offsets else cell)
+        if shifts:
+            cell = cell.copy()
+            for f, d in shifts:
+                v = cell.get(f)
+                if type(v) is not int:
+                    return None
+                cell[f] = v + d
+        moved.append(cell)
     rest: list[list[Any]] = []
     n_moved = len(moved)
     common = min(n_moved, len(new))
@@ -209,7 +249,7 @@ def _window(old: list[Any], new: list[Any], path: list[Any]) -> list[list[Any]] 
     elif len(new) < n_moved:
         rest.append([TRUNCATE, path, len(new)])
     ops = [[WINDOW, path, n, offsets], *rest]
-    if len(orjson.dumps(ops)) >= len(orjson.dumps(new)):
+    if not _encodes_longer(new, len(orjson.dumps(ops))):
         return None
     return ops
 

@@ -23,7 +23,8 @@ model, so a ring has the same radius in the PNG and on the page.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+import bisect
+from typing import Any, Callable, Mapping, Sequence
 
 from roads.window import bead_plate_offset, road_offset
 
@@ -79,30 +80,85 @@ def bead_text(bead: Mapping[str, Any], content: str, letters: Mapping[str, str])
     return letters.get(str(bead.get("winner")), str(bead.get("winner") or ""))
 
 
+MEMO_SIZE = 8192
+"""How many roads (one road of one table drawn in one grid) :func:`road_cells` remembers the
+cells of; the memo is cleared when it is full."""
+
+_MEMO: dict[tuple[Any, ...], tuple[Any, list[Any], list[dict[str, Any]], list[int]]] = {}
+
+
+def _reused(key: tuple[Any, ...] | None, state: Any, sources: list[Any],
+            make: Callable[[int], dict[str, Any] | None]) -> list[dict[str, Any]]:
+    """The cells ``make(i)`` (``None``: source ``i`` is not visible) of ``sources``, in order,
+    reusing the cells the previous call with ``key`` made for the longest common prefix of its
+    ``sources`` (compared with ``==``) when its ``state`` (window offset, ...) was the same:
+    a new round re-makes only the new cells, and the unchanged ones are the same objects,
+    which :func:`web.delta.diff` passes over by identity. ``key`` ``None``: no memo.
+
+    The cells returned and remembered are shared between documents: nobody mutates them
+    (the newest cell's ``n`` is set on a copy, :func:`_newest`)."""
+    hit = _MEMO.get(key) if key is not None else None
+    start = 0
+    cells: list[dict[str, Any]] = []
+    src_of: list[int] = []
+    if hit is not None and hit[0] == state:
+        prev = hit[1]
+        p = min(len(prev), len(sources))
+        if sources[:p] != prev[:p]:
+            p = next(i for i in range(p) if sources[i] != prev[i])
+        kept = bisect.bisect_left(hit[3], p)
+        cells, src_of, start = hit[2][:kept], hit[3][:kept], p
+    for i in range(start, len(sources)):
+        cell = make(i)
+        if cell is not None:
+            cells.append(cell)
+            src_of.append(i)
+    if key is not None:
+        if len(_MEMO) >= MEMO_SIZE:
+            _MEMO.clear()
+        _MEMO[key] = (state, sources[:], cells, src_of)  # the sources as they are now (entries: read-only)
+    return list(cells)
+
+
+def _newest(out: list[dict[str, Any]]) -> None:
+    """Mark the last cell of ``out`` as the newest of its road (a copy with ``n``: the cell
+    without it may be shared, :func:`_reused`)."""
+    out[-1] = {**out[-1], "n": 1}
+
+
 def bead_cells(beads: Sequence[Mapping[str, Any]], region: Mapping[str, int], *, content: str,
-               letters: Mapping[str, str]) -> list[dict[str, Any]]:
-    """Cells of the bead plate (newest columns visible, roads.window), one per bead."""
+               letters: Mapping[str, str], memo: tuple[Any, ...] | None = None) -> list[dict[str, Any]]:
+    """Cells of the bead plate (newest columns visible, roads.window), one per bead.
+    ``memo``: a key of this road of this table in this region (:func:`_reused`)."""
     cols, rows, s = region["cols"], region["rows"], region["cell"]
     off = bead_plate_offset(len(beads), cols, rows) if beads else 0
-    out = []
-    for b in beads:
+    rx, ry = region["x"], region["y"]
+    beads = beads if type(beads) is list else list(beads)
+
+    def make(i: int) -> dict[str, Any] | None:
+        b = beads[i]
         cx = b["x"] - off
         if not 0 <= cx < cols or not 0 <= b["y"] < rows:
-            continue
-        cell: dict[str, Any] = {"k": b.get("round"), "x": region["x"] + cx * s, "y": region["y"] + b["y"] * s, "s": s,
+            return None
+        cell: dict[str, Any] = {"k": b.get("round"), "x": rx + cx * s, "y": ry + b["y"] * s, "s": s,
                                 "m": "disc", "c": WINNER_COLOURS.get(b.get("winner"), "muted")}
         text = bead_text(b, content, letters)
         if text:
             cell["t"] = text
         _marks(cell, b)
-        out.append(cell)
+        return cell
+
+    key = None if memo is None else (*memo, rx, ry, cols, rows, s, content, tuple(letters.items()))
+    out = _reused(key, off, beads, make)
     if out and beads and out[-1]["k"] == beads[-1].get("round"):
-        out[-1]["n"] = 1
+        _newest(out)
     return out
 
 
-def big_road_cells(big: Mapping[str, Any], region: Mapping[str, int]) -> list[dict[str, Any]]:
-    """Cells of the big road: rings with tie slash / count, pair dots and natural mark."""
+def big_road_cells(big: Mapping[str, Any], region: Mapping[str, int],
+                   memo: tuple[Any, ...] | None = None) -> list[dict[str, Any]]:
+    """Cells of the big road: rings with tie slash / count, pair dots and natural mark.
+    ``memo``: a key of this road of this table in this region (:func:`_reused`)."""
     columns = big.get("columns") or []
     cells = big.get("cells") or []
     leading = int(big.get("leading_ties") or 0)
@@ -116,39 +172,53 @@ def big_road_cells(big: Mapping[str, Any], region: Mapping[str, int]) -> list[di
             cell["ties"] = leading
         return [cell]
     off = road_offset(cells, cols) if cells else 0
-    out = []
-    for c in cells:
+    rx, ry = region["x"], region["y"]
+    # what each cell is drawn from: its place and its column entry (a tie changes the entry only)
+    sources = [(c, columns[c["column"]][c["row"]]) for c in cells]
+
+    def make(i: int) -> dict[str, Any] | None:
+        c, entry = sources[i]
         cx = c["x"] - off
         if not 0 <= cx < cols or not 0 <= c["y"] < rows:
-            continue
-        entry = columns[c["column"]][c["row"]]
-        cell = {"k": f"{c['column']}.{c['row']}", "x": region["x"] + cx * s, "y": region["y"] + c["y"] * s, "s": s,
+            return None
+        cell = {"k": f"{c['column']}.{c['row']}", "x": rx + cx * s, "y": ry + c["y"] * s, "s": s,
                 "m": "ring", "c": WINNER_COLOURS.get(entry.get("winner"), "muted")}
         ties = int(entry.get("ties") or 0) + (leading if c["column"] == 0 and c["row"] == 0 else 0)
         if ties:
             cell["ties"] = ties
         _marks(cell, entry)
-        out.append(cell)
+        return cell
+
+    key = None if memo is None else (*memo, rx, ry, cols, rows, s)
+    out = _reused(key, (off, leading), sources, make)
     if out and cells and out[-1]["k"] == f"{cells[-1]['column']}.{cells[-1]['row']}":
-        out[-1]["n"] = 1
+        _newest(out)
     return out
 
 
-def derived_cells(road: Mapping[str, Any], name: str, region: Mapping[str, int]) -> list[dict[str, Any]]:
-    """Cells of a derived road (``name`` in :data:`DERIVED_SHAPES`), coloured repeat / break."""
+def derived_cells(road: Mapping[str, Any], name: str, region: Mapping[str, int],
+                  memo: tuple[Any, ...] | None = None) -> list[dict[str, Any]]:
+    """Cells of a derived road (``name`` in :data:`DERIVED_SHAPES`), coloured repeat / break.
+    ``memo``: a key of this road of this table in this region (:func:`_reused`)."""
     cells = road.get("cells") or []
     cols, rows, s = region["cols"], region["rows"], region["cell"]
     off = road_offset(cells, cols) if cells else 0
     shape = DERIVED_SHAPES[name]
-    out = []
-    for i, c in enumerate(cells):
+    rx, ry = region["x"], region["y"]
+    cells = cells if type(cells) is list else list(cells)
+
+    def make(i: int) -> dict[str, Any] | None:
+        c = cells[i]
         cx = c["x"] - off
         if not 0 <= cx < cols or not 0 <= c["y"] < rows:
-            continue
-        out.append({"k": i, "x": region["x"] + cx * s, "y": region["y"] + c["y"] * s, "s": s, "m": shape,
-                    "c": DERIVED_COLOURS.get(c.get("color"), "muted")})
+            return None
+        return {"k": i, "x": rx + cx * s, "y": ry + c["y"] * s, "s": s, "m": shape,
+                "c": DERIVED_COLOURS.get(c.get("color"), "muted")}
+
+    key = None if memo is None else (*memo, name, rx, ry, cols, rows, s)
+    out = _reused(key, off, cells, make)
     if out and out[-1]["k"] == len(cells) - 1:
-        out[-1]["n"] = 1
+        _newest(out)
     return out
 
 
@@ -156,13 +226,16 @@ def road_cells(name: str, snapshot: Mapping[str, Any], region: Mapping[str, int]
                letters: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
     """The visible cells of road ``name`` (one of ``web.render.layout.ROAD_NAMES``) of ``snapshot``
     in grid ``region`` (``x``, ``y``, ``cols``, ``rows``, ``cell``). ``content``: bead content
-    (:data:`BEAD_CONTENT`); ``letters``: winner letters of the board's language."""
+    (:data:`BEAD_CONTENT`); ``letters``: winner letters of the board's language. The cells
+    the previous call for the same road of the same table and shoe in the same grid made are
+    reused where their sources did not change (:func:`_reused`)."""
+    memo = ("road", name, snapshot.get("table"), snapshot.get("shoe"))
     if name == "bead_plate":
         return bead_cells(snapshot.get("bead_plate") or [], region, content=content,
-                          letters=letters or {"B": "B", "P": "P", "T": "T"})
+                          letters=letters or {"B": "B", "P": "P", "T": "T"}, memo=memo)
     if name == "big_road":
-        return big_road_cells(snapshot.get("big_road") or {}, region)
-    return derived_cells(snapshot.get(name) or {}, name, region)
+        return big_road_cells(snapshot.get("big_road") or {}, region, memo=memo)
+    return derived_cells(snapshot.get(name) or {}, name, region, memo=memo)
 
 
 def probe(cell: Mapping[str, Any]) -> tuple[float, float]:

@@ -200,6 +200,12 @@ def coverage(face: Face) -> frozenset[int]:
     return _read_cmap(face.path, face.index)
 
 
+@functools.lru_cache(maxsize=None)
+def _characters(face: Face) -> frozenset[str]:
+    """:func:`coverage` as characters (for a subset test of a whole string at once)."""
+    return frozenset(map(chr, coverage(face)))
+
+
 def covers(face: Face, char: str) -> bool:
     """Whether ``face`` has a glyph for the single character ``char``."""
     return ord(char) in coverage(face)
@@ -225,6 +231,8 @@ def runs(text: str, lang: str, weight: str = "bold") -> list[tuple[str, Face | N
 @functools.lru_cache(maxsize=8192)
 def _runs(text: str, lang: str, weight: str) -> tuple[tuple[str, Face | None], ...]:
     chain = font_chain(lang, weight)
+    if chain and text and _characters(chain[0]).issuperset(text):
+        return ((text, chain[0]),)  # every character has a glyph in the first face: one run of it
     out: list[list] = []
     current: Face | None = None
     for ch in text:
@@ -425,17 +433,22 @@ def _middle_metrics(text: str, size: int, lang: str, weight: str) -> tuple[float
     baselines; centring the band from the baseline to cap height (and the real ink of
     taller scripts) keeps rows of labels aligned.
     """
-    face = _find("latin", weight)
-    if face is None:
-        cap = -size * 0.7
-    else:
-        with _font_lock:  # like every other use of a shared FreeType face
-            cap = get_font(face, size).getbbox("H", anchor="ls")[1]
-    asc, desc = -cap, 0.0
+    asc, desc = _cap_height(size, weight), 0.0
     if any(f is not None and f.script != "latin" for _, f in _runs(text, lang, weight)):
         a, d = line_metrics(text, size=size, lang=lang, weight=weight)
         asc, desc = max(asc, a), d
     return asc, desc
+
+
+@functools.lru_cache(maxsize=1024)
+def _cap_height(size: int, weight: str) -> float:
+    """Cap height (px above the baseline) of the Latin face at ``size`` px: the band
+    :func:`_middle_metrics` centres every line on, the same for all texts of one size."""
+    face = _find("latin", weight)
+    if face is None:
+        return size * 0.7
+    with _font_lock:  # like every other use of a shared FreeType face
+        return -get_font(face, size).getbbox("H", anchor="ls")[1]
 
 
 DEPENDENT_CACHES: list[Any] = []
@@ -448,8 +461,8 @@ def reset_caches() -> None:
     """Forget every cached font choice, width and text mask (after fonts are added or removed;
     the folder of :func:`set_font_dir` stays), and what was measured with them
     (:data:`DEPENDENT_CACHES`)."""
-    for fn in (font_chain, coverage, get_font, _runs, _text_width, _font_metrics, _text_sprite,
-               _middle_metrics, *DEPENDENT_CACHES):
+    for fn in (font_chain, coverage, _characters, get_font, _runs, _text_width, _font_metrics, _text_sprite,
+               _middle_metrics, _cap_height, *DEPENDENT_CACHES):
         fn.cache_clear()
 
 

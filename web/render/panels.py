@@ -197,16 +197,24 @@ def _rows(r: dict[str, int], title: str | None, rows: Sequence[tuple[str, str, s
             left, right, colour = shown[-1]
             shown[-1] = (left + " …", right, colour)
     for left, right, colour in shown:
-        if two_columns and right:
-            rt, rs = fit(right, w * 0.4, s, lang, min_size=s)
-            items.append(text(rt, x + w, y, rs, colour, lang=lang, anchor="r"))
-            lt, ls = fit(left, w - prims.width(rt, rs, lang) - pad, s, lang, weight="r", min_size=s)
-            items.append(text(lt, x, y, ls, "muted" if colour == "text" else colour, lang=lang, weight="r"))
-        else:
-            lt, ls = fit(left, w, s, lang, min_size=s)
-            items.append(text(lt, x, y, ls, colour, lang=lang))
+        items += _row(left, right, colour, x, y, w, s, pad, lang, two_columns)
         y += pitch
     return panel(pid, r, bg, items)
+
+
+@functools.lru_cache(maxsize=16384)
+def _row(left: str, right: str, colour: str, x: float, y: float, w: float, s: int, pad: int, lang: str,
+         two_columns: bool) -> tuple[dict[str, Any], ...]:
+    """The text items of one line of :func:`_rows`, laid out once per set of arguments (most
+    lines of a statistics panel are the same from one round to the next). The items are shared
+    by every model that has that line: read-only (cached until :func:`web.render.fonts.reset_caches`)."""
+    if two_columns and right:
+        rt, rs = fit(right, w * 0.4, s, lang, min_size=s)
+        lt, ls = fit(left, w - prims.width(rt, rs, lang) - pad, s, lang, weight="r", min_size=s)
+        return (text(rt, x + w, y, rs, colour, lang=lang, anchor="r"),
+                text(lt, x, y, ls, "muted" if colour == "text" else colour, lang=lang, weight="r"))
+    lt, ls = fit(left, w, s, lang, min_size=s)
+    return (text(lt, x, y, ls, colour, lang=lang),)
 
 
 def stats(r: dict[str, int], snap: Mapping[str, Any], lang: str, *, size: int, min_px: int) -> dict[str, Any]:
@@ -392,3 +400,4 @@ def banner(width: int, height: int, t: str, lang: str, *, size: int, y: float | 
 
 
 fonts.DEPENDENT_CACHES.append(_legend)
+fonts.DEPENDENT_CACHES.append(_row)

@@ -148,20 +148,32 @@ def glyphs(model: Mapping[str, Any], lang: str) -> dict[str, list[float]]:
     baseline below the cell centre]`` as fractions of the cell size, measured with the bundled
     fonts so both painters centre it alike (the ``"?m"`` anchor of :func:`web.render.fonts.draw_text`)."""
     wanted: dict[str, float] = {}
+    one, two, count = GEOMETRY["letter"]["one"], GEOMETRY["letter"]["two"], GEOMETRY["count"]["size"]
+    min_text = model.get("min_text", 0)
 
     def visit(cells: Sequence[Mapping[str, Any]]) -> None:
-        for c in cells:
-            if c.get("t"):
-                wanted[str(c["t"])] = GEOMETRY["letter"]["one" if len(str(c["t"])) == 1 else "two"]
-            if c.get("ties", 0) > 1 and c["s"] * GEOMETRY["count"]["size"] >= model.get("min_text", 0):
-                wanted[str(c["ties"])] = GEOMETRY["count"]["size"]
+        texts = {str(c["t"]) for c in cells if c.get("t")}
+        counts = {str(c["ties"]) for c in cells if c.get("ties", 0) > 1 and c["s"] * count >= min_text}
+        if texts & counts:  # the same words as a bead's text and a tie count: the later cell's wins
+            for c in cells:
+                if c.get("t"):
+                    wanted[str(c["t"])] = one if len(str(c["t"])) == 1 else two
+                if c.get("ties", 0) > 1 and c["s"] * count >= min_text:
+                    wanted[str(c["ties"])] = count
+            return
+        for t in texts:
+            wanted[t] = one if len(t) == 1 else two
+        for t in counts:
+            wanted[t] = count
 
     for r in model.get("roads", []):
-        visit(r["cells"])
+        if r.get("id") not in cells_mod.DERIVED_SHAPES:  # derived roads' marks hold no text (cells.derived_cells)
+            visit(r["cells"])
     for p in model.get("panels", []):
         visit([i for i in p["items"] if i.get("p") == "m"])
     for t in model.get("tiles", []):
-        visit([c for r in t["model"].get("roads", []) for c in r["cells"]])
+        visit([c for r in t["model"].get("roads", []) if r.get("id") not in cells_mod.DERIVED_SHAPES
+               for c in r["cells"]])
     return {t: list(v) for t, v in _glyph_table(tuple(sorted(wanted.items())), lang)}
 
 
