@@ -465,10 +465,10 @@ def print_row(label: str, fig: dict, cpu_server: float, updates: int, client_cpu
           f"client CPU {100 * share:4.1f}% of the cores{extra}", flush=True)
 
 
-TABLES_PER_FEEDER = 10
+TABLES_PER_FEEDER = 1
 """Tables fed through one feed connection (its own thread and keep-alive connection) in the
-many-table loads: 200 tables are fed by 20 feeders at once, as a studio's tables post
-independently, never one after another through one connection."""
+many-table loads: each of 200 tables posts its own rounds, as a studio's tables do, never
+one after another through one shared connection."""
 
 
 def schedule(posts_per_s: float, count: int, fn, feeders: int = 1, tables: int = 1) -> float:

@@ -4,8 +4,9 @@ fetch per update.
 
 A page's :class:`web.http.model_docs.ModelSpec` names its topic (``model:<digest>``). A topic is
 registered when a page, its model JSON route or its socket asks for it (:meth:`LiveModels.register`).
-When the spec's source topic (``table:<id>`` or ``lobby``) publishes, one worker thread of the
-app rebuilds the document (:func:`web.http.model_docs.build`) and publishes it on the model
+When the spec's source topic (``table:<id>`` or ``lobby``) publishes, the feed write's own
+thread (a table, :meth:`LiveModels.built_here`) or one worker thread of the app (the lobby,
+and writes that come another way) rebuilds the document (:func:`web.http.model_docs.build`) and publishes it on the model
 topic with the source's version, once for every screen that shares the spec: the frame cache
 (:mod:`web.frames`) then sends a screen holding the previous version only the changed parts
 (:mod:`web.delta`; a new shoe is a new epoch: a full frame). A document equal to the last one
@@ -23,10 +24,11 @@ after :data:`IDLE_EXIT_S` without work and starts again with the next change.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections import OrderedDict
-from typing import Any
+from typing import Any, Iterator
 
 import orjson
 from flask import Flask, current_app
@@ -38,6 +40,14 @@ EXTENSION = "roads.live_models"
 
 MAX_TOPICS = 1024
 """Most model topics kept per process (distinct page options and orientations across all screens)."""
+
+INLINE_PREFIX = "table:"
+"""Sources whose model topics a feed write rebuilds in its own thread, after its record is
+durable and its table lock released (:meth:`LiveModels.built_here`): one write of a table
+makes one build of each of its pages' models, so nothing is gained by coalescing, and under
+gevent's cooperative scheduling a worker that built every table's models in one batch took
+turns with the queued feed requests in chunks of about a second (bench/bench_push.py, 200
+tables). The lobby, which every write changes, stays with the worker: one build per batch."""
 
 IDLE_EXIT_S = 30.0
 """Seconds the worker waits for work before its thread ends (it restarts on the next change)."""
@@ -62,6 +72,7 @@ class LiveModels:
         self._built_from: dict[str, int | None] = {}  # topic -> source version its message was built at
         self._worker: threading.Thread | None = None
         self.builds = self.published = self.unchanged = 0
+        self._local = threading.local()  # per thread: the builds queued by built_here
         hub.listen(self._on_publish)
 
     # ------------------------------------------------------------------ registry
@@ -137,10 +148,33 @@ class LiveModels:
         fanout = self.app.extensions.get("roads.ws_fanout")
         return fanout is not None and fanout.subscribers(topic) > 0
 
+    @contextlib.contextmanager
+    def built_here(self) -> Iterator[None]:
+        """Within the block, a publish of a table topic (:data:`INLINE_PREFIX`) in this thread
+        queues its pages' model builds, and they run in this thread as the (outermost) block
+        ends, outside any table lock; other sources, and publishes outside such a block, go to
+        the worker as before. The feed wraps each write in it (:mod:`web.http.feed`)."""
+        depth = getattr(self._local, "depth", 0)
+        self._local.depth = depth + 1
+        if depth == 0:
+            self._local.work = {}
+        try:
+            yield
+        finally:
+            self._local.depth = depth
+            if depth == 0:
+                work, self._local.work = self._local.work, None
+                if work:
+                    self._build_all(list(work.items()))
+
     def _on_publish(self, topic: str, message: Message) -> None:
         with self._lock:
             dependants = self._by_source.get(topic)
             if not dependants:
+                return
+            here = getattr(self._local, "work", None)
+            if here is not None and topic.startswith(INLINE_PREFIX):
+                here.update((t, self._specs[t]) for t in dependants if t in self._specs)
                 return
             self._dirty.update(dependants)
             self._lock.notify()
@@ -168,19 +202,23 @@ class LiveModels:
                     self._lock.wait(left)
                 work = [(t, self._specs[t]) for t in self._dirty if t in self._specs]
                 self._dirty.clear()
-            for topic, spec in work:
-                if not self._watched(topic):
-                    source = self.hub.latest(spec.source)
-                    with self._lock:  # (unless a request built it from the source's latest meanwhile)
-                        if self._built_from.get(topic, -1) != (source.version if source is not None else None):
-                            self._stale.add(topic)
-                    continue
-                try:
-                    with self.app.app_context():
-                        self._rebuild(topic, spec)
-                except Exception:  # noqa: BLE001 (a table gone or unreadable now: the next change retries)
-                    with self._lock:
+            self._build_all(work)
+
+    def _build_all(self, work: list[tuple[str, Any]]) -> None:
+        """Rebuild and publish each ``(topic, spec)`` somebody watches; mark the others stale."""
+        for topic, spec in work:
+            if not self._watched(topic):
+                source = self.hub.latest(spec.source)
+                with self._lock:  # (unless a request built it from the source's latest meanwhile)
+                    if self._built_from.get(topic, -1) != (source.version if source is not None else None):
                         self._stale.add(topic)
+                continue
+            try:
+                with self.app.app_context():
+                    self._rebuild(topic, spec)
+            except Exception:  # noqa: BLE001 (a table gone or unreadable now: the next change retries)
+                with self._lock:
+                    self._stale.add(topic)
 
 
 def init_app(app: Flask, hub: Any) -> LiveModels:

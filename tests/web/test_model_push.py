@@ -196,3 +196,24 @@ def test_a_delta_frame_carries_the_servers_time_of_every_model_it_changes(app, s
         assert all(before - 0.001 <= t <= after + 0.001 for t in nows), (before, nows, after)
     finally:
         ws.close()
+
+
+def test_a_feed_write_builds_its_tables_page_models_before_it_answers(app, server, client, auth):
+    """The table's watched page models are rebuilt in the feed request itself, after the write
+    is durable (LiveModels.built_here): when the POST has answered, the model topic already
+    holds the new version, so no screen waits for a worker that takes its turn later. The
+    lobby's models stay with the worker."""
+    post(client, auth, "T1", 1, 1, ROUND_B)
+    ws = connect(server, "/ws/models/tables/T1?orient=landscape")
+    try:
+        first = frame(ws)
+        hub, live = app.extensions["roads.service"].hub, get_live_models(app)
+        builds = live.builds
+        for number, cards in ((2, ROUND_P_NATURAL), (3, ROUND_TIE)):
+            post(client, auth, "T1", 1, number, cards)
+            assert hub.latest(first["topic"]).version == first["version"] + number - 1  # at once, no waiting
+            msg = frame(ws)
+            assert (msg["type"], msg["version"]) == ("delta", first["version"] + number - 1)
+        assert live.builds == builds + 2  # one build per write for the one watched page model
+    finally:
+        ws.close()

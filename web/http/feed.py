@@ -22,6 +22,7 @@ Routes (all under ``/api``, all need ``Authorization: Bearer <ROADS_FEED_TOKEN>`
 from __future__ import annotations
 
 import hmac
+from typing import Any
 from urllib.parse import unquote_plus
 
 from flask import Blueprint, Response, request
@@ -30,11 +31,20 @@ from roads.table import CorrectRound, RecordRound, StartShoe, VoidRound
 from web.http import schemas
 from web.http.errors import ApiError, BadRequest, Unauthorized
 from web.http.schemas_live import CardsIn, StateIn
+from web.live_models import get_live_models
 from web.settings import get_settings
 from web.service import Ack, get_service
 from web.views import encode
 
 bp = Blueprint("feed", __name__, url_prefix="/api")
+
+
+def _write(table_id: str, write: Any) -> Ack:
+    """:meth:`web.service.Service.write`, with the table's live page models rebuilt in this
+    request once the write is durable and its lock released
+    (:meth:`web.live_models.LiveModels.built_here`)."""
+    with get_live_models().built_here():
+        return get_service().write(table_id, write)
 
 
 @bp.before_request
@@ -96,7 +106,7 @@ def post_round(table_id: str) -> Response:
     """Record one round: ``{"shoe", "round", "player", "banker"}`` or ``{"shoe", "round", "result"}``."""
     body = schemas.parse_round(_body())
     write = RecordRound(body.shoe, body.round, body.canonical())
-    return _reply(get_service().write(table_id, write))
+    return _reply(_write(table_id, write))
 
 
 @bp.post("/tables/<table_id>/shoes")
@@ -104,14 +114,14 @@ def post_shoe(table_id: str) -> Response:
     """Start a shoe: ``{"shoe", "burn"?, "cut_card_position"?, "variant"?}``."""
     body = schemas.validate(schemas.ShoeIn, _body())
     write = StartShoe(body.shoe, tuple(body.burn), body.cut_card_position, body.variant)
-    return _reply(get_service().write(table_id, write))
+    return _reply(_write(table_id, write))
 
 
 @bp.post("/tables/<table_id>/shoes/<int:shoe>/rounds/<int:round>/void")
 def post_void(table_id: str, shoe: int, round: int) -> Response:  # noqa: A002 (the URL's word)
     """Void a round: ``{"reason": "..."}``; it stays in the record and counts nowhere."""
     body = schemas.validate(schemas.VoidIn, _body())
-    return _reply(get_service().write(table_id, VoidRound(shoe, round, body.reason)))
+    return _reply(_write(table_id, VoidRound(shoe, round, body.reason)))
 
 
 @bp.put("/tables/<table_id>/shoes/<int:shoe>/rounds/<int:round>")
@@ -124,7 +134,7 @@ def put_round(table_id: str, shoe: int, round: int) -> Response:  # noqa: A002
             raise BadRequest(f"{name} {given} in the body differs from {name} {path} in the path",
                              field=name, code="path_mismatch")
     write = CorrectRound(shoe, round, body.canonical(), body.reason)
-    return _reply(get_service().write(table_id, write))
+    return _reply(_write(table_id, write))
 
 
 @bp.post("/tables/<table_id>/shoes/<int:shoe>/rounds/<int:round>/cards")
@@ -136,11 +146,11 @@ def post_cards(table_id: str, shoe: int, round: int) -> Response:  # noqa: A002
             raise BadRequest(f"{name} {value} in the path is not a {name} number 1-{high}", field=name,
                              code="invalid_value")
     body = schemas.validate(CardsIn, _body())
-    return _reply(get_service().write(table_id, body.write(shoe, round)))
+    return _reply(_write(table_id, body.write(shoe, round)))
 
 
 @bp.post("/tables/<table_id>/state")
 def post_state(table_id: str) -> Response:
     """The table's state: ``{"state"?, "closes_at"? | "seconds_left"?, "dealer"?, "limits"?}``."""
     body = schemas.validate(StateIn, _body())
-    return _reply(get_service().write(table_id, body.write()))
+    return _reply(_write(table_id, body.write()))
