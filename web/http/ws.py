@@ -21,7 +21,7 @@ error frame, then close code 4404. Client -> server frames are read and dropped:
 WebSocket pings are answered by simple-websocket itself.
 
 Fan-out, slow and dead clients (docs/frontend.md "Live updates": latest-only per client,
-slow clients skip): per watched topic one fan-out thread waits on :class:`web.hub.Hub` and offers each
+slow clients skip): :mod:`web.http.fanout` offers each
 new version to every connection's :class:`Subscriber`. The offer writes one prebuilt frame
 (:class:`FrameCache`: built once per version per process, identical for every client)
 straight to the socket when the socket takes it at once; otherwise the connection's own
@@ -65,7 +65,8 @@ from web.http import handshake
 from roads import errors as domain
 from web.http.errors import ApiError, from_domain_error
 from web.frames import FrameCache, text_frame
-from web.hub import Hub, Message
+from web.http.fanout import fanout_of
+from web.hub import Message
 from web.service import get_service
 
 bp = Blueprint("ws", __name__)
@@ -74,9 +75,9 @@ MAX_CLIENT_FRAMES = 64
 """Client frames tolerated between two wake-ups before the connection is closed (1008)."""
 
 POLL_S = 1.0
-"""Longest a connection's thread (or a fan-out thread) waits before checking that its client
-is still there (that it still has subscribers), in seconds: a closed connection frees its
-server thread within this time."""
+"""Longest a connection's thread waits before checking that its client is still there, in
+seconds (a connection object without the wake-up hook): a closed connection frees its
+server thread within this time (fan-out threads: :data:`web.http.fanout.POLL_S`)."""
 
 CLOSE_WAIT_S = 5.0
 """Longest a close waits for a write in progress on the same socket, in seconds."""
@@ -372,75 +373,6 @@ def _nonblocking_send(sock: Any) -> Callable[[bytes], int]:
     return lambda data: sock.send(data, socket.MSG_DONTWAIT)
 
 
-class Fanout:
-    """One sender thread per watched topic, offering each new version to every subscriber.
-
-    Only the topic's fan-out thread waits on the :class:`web.hub.Hub`; the per-connection
-    threads wait on their own :class:`Subscriber`. A fan-out thread starts with the topic's
-    first subscriber and ends (within :data:`POLL_S`) after its last one leaves, so threads
-    are bounded by the number of watched tables plus the lobby. Thread-safe.
-    """
-
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
-        self._lock = threading.Lock()
-        self._subs: dict[str, set[Subscriber]] = {}
-
-    def subscribe(self, sub: Subscriber) -> None:
-        """Add ``sub``; offer it at once anything published since its first frame."""
-        with self._lock:
-            subs = self._subs.get(sub.topic)
-            start = subs is None
-            if start:
-                subs = self._subs[sub.topic] = set()
-            subs.add(sub)
-        if start:
-            threading.Thread(target=self._run, args=(sub.topic,), name=f"roads-fanout-{sub.topic}", daemon=True).start()
-        latest = self.hub.latest(sub.topic)
-        if latest is not None:
-            sub.offer(latest)
-
-    def unsubscribe(self, sub: Subscriber) -> None:
-        """Remove ``sub`` (idempotent)."""
-        with self._lock:
-            subs = self._subs.get(sub.topic)
-            if subs is not None:
-                subs.discard(sub)
-
-    def subscribers(self, topic: str) -> int:
-        """How many connections watch ``topic`` now."""
-        with self._lock:
-            return len(self._subs.get(topic, ()))
-
-    def _run(self, topic: str) -> None:
-        latest = self.hub.latest(topic)
-        version = latest.version if latest is not None else None
-        while True:
-            with self._lock:
-                if not self._subs.get(topic):
-                    self._subs.pop(topic, None)
-                    return
-            message = self.hub.wait(topic, version, timeout=POLL_S)  # type: ignore[arg-type]
-            if message is None:
-                continue
-            version = message.version
-            with self._lock:
-                subs = list(self._subs.get(topic, ()))
-            for sub in subs:
-                sub.offer(message)
-
-
-_fanout_lock = threading.Lock()
-
-
-def _fanout(app: Flask) -> Fanout:
-    with _fanout_lock:
-        fanout = app.extensions.get("roads.ws_fanout")
-        if fanout is None:
-            fanout = app.extensions["roads.ws_fanout"] = Fanout(get_service(app).hub)
-        return fanout
-
-
 def stream(ws: Any, topic: str, initial: Callable[[], tuple[int, bytes]]) -> None:
     """Send ``topic``'s current message, then every newer one, until the client goes away.
 
@@ -458,7 +390,7 @@ def stream(ws: Any, topic: str, initial: Callable[[], tuple[int, bytes]]) -> Non
         message = Message(version, payload)
     sub = Subscriber(ws, topic, frames, message.version)
     sub.write_blocking(message)
-    fanout = _fanout(app)
+    fanout = fanout_of(app, get_service(app).hub)
     fanout.subscribe(sub)
     try:
         sub.run(keepalive)

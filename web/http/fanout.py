@@ -1,0 +1,111 @@
+"""Fan-out of a topic's new versions to the WebSocket screens that watch it (:mod:`web.http.ws`).
+
+A screen is a :class:`web.http.ws.Subscriber`: its ``offer(message)`` never blocks (the newest
+message only, slow screens skip versions). :class:`Fanout` calls it for every subscriber of a
+topic on every new version of that topic published on the :class:`web.hub.Hub`.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from web.hub import Hub, Message
+
+POLL_S = 1.0
+"""Longest a fan-out thread waits on the hub before checking that its topic still has
+subscribers, in seconds (its thread ends within this time after the last one leaves)."""
+
+
+INLINE_PREFIX = "model:"
+"""Topics whose new versions are offered to their screens in the publishing thread itself:
+board models, which :mod:`web.live_models` publishes outside every table lock (a feed
+request after its write, or the models' worker). Offers never block, so this only spares
+the hand-over to a fan-out thread per topic. Snapshot topics (``table:``, ``lobby``) are
+published under a table's lock: their fan-out threads take the offers out of it."""
+
+
+class Fanout:
+    """Offers each new version of a topic to every subscriber: model topics in the publishing
+    thread (:data:`INLINE_PREFIX`), other topics from one sender thread per watched topic.
+
+    Only a topic's fan-out thread waits on the :class:`web.hub.Hub`; the per-connection
+    threads wait on their own :class:`web.http.ws.Subscriber`. A fan-out thread starts with the topic's
+    first subscriber and ends (within :data:`POLL_S`) after its last one leaves, so threads
+    are bounded by the number of watched tables plus the lobby. Thread-safe.
+    """
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self._lock = threading.Lock()
+        self._subs: dict[str, set[Any]] = {}
+        hub.listen(self._on_publish)
+
+    def _on_publish(self, topic: str, message: Message) -> None:
+        if not topic.startswith(INLINE_PREFIX):
+            return
+        subs = self._subs.get(topic)
+        if not subs:
+            return
+        with self._lock:
+            subs = list(subs)
+        for sub in subs:
+            sub.offer(message)
+
+    def subscribe(self, sub: Any) -> None:
+        """Add ``sub``; offer it at once anything published since its first frame."""
+        with self._lock:
+            subs = self._subs.get(sub.topic)
+            start = subs is None and not sub.topic.startswith(INLINE_PREFIX)
+            if subs is None:
+                subs = self._subs[sub.topic] = set()
+            subs.add(sub)
+        if start:
+            threading.Thread(target=self._run, args=(sub.topic,), name=f"roads-fanout-{sub.topic}", daemon=True).start()
+        latest = self.hub.latest(sub.topic)
+        if latest is not None:
+            sub.offer(latest)
+
+    def unsubscribe(self, sub: Any) -> None:
+        """Remove ``sub`` (idempotent)."""
+        with self._lock:
+            subs = self._subs.get(sub.topic)
+            if subs is not None:
+                subs.discard(sub)
+                if not subs and sub.topic.startswith(INLINE_PREFIX):
+                    del self._subs[sub.topic]  # (other topics: their fan-out thread lets go of it)
+
+    def subscribers(self, topic: str) -> int:
+        """How many connections watch ``topic`` now."""
+        with self._lock:
+            return len(self._subs.get(topic, ()))
+
+    def _run(self, topic: str) -> None:
+        latest = self.hub.latest(topic)
+        version = latest.version if latest is not None else None
+        while True:
+            with self._lock:
+                if not self._subs.get(topic):
+                    self._subs.pop(topic, None)
+                    return
+            message = self.hub.wait(topic, version, timeout=POLL_S)  # type: ignore[arg-type]
+            if message is None:
+                continue
+            version = message.version
+            with self._lock:
+                subs = list(self._subs.get(topic, ()))
+            for sub in subs:
+                sub.offer(message)
+
+
+_fanout_lock = threading.Lock()
+
+
+def fanout_of(app: Any, hub: Hub) -> Fanout:
+    """The app's :class:`Fanout` on ``hub`` (``app.extensions["roads.ws_fanout"]``), made on
+    first use (the first screen that connects)."""
+    with _fanout_lock:
+        fanout = app.extensions.get("roads.ws_fanout")
+        if fanout is None:
+            fanout = app.extensions["roads.ws_fanout"] = Fanout(hub)
+        return fanout
