@@ -249,7 +249,7 @@ def wait_js(page, expr: str, timeout: int) -> None:
         time.sleep(0.05)
 
 
-def _live_through_rounds_a_reconnect_and_a_new_shoe(browser, tier):
+def _live_through_rounds_a_reconnect_and_a_new_shoe(browser, tier, min_deltas):
     deal = rounds(60, seed=14)
     tier.post("T1", 1, *deal[0])
     page = browser.new_page(viewport={"width": 1280, "height": 720})
@@ -263,8 +263,10 @@ def _live_through_rounds_a_reconnect_and_a_new_shoe(browser, tier):
             if i % 10 == 0:
                 wait_js(page, f"window.__roads.version >= {ack['version']}", timeout=CATCH_UP_MS)
         tracker = page.evaluate("({d: __roadsLive.tracker.deltas, r: __roadsLive.tracker.resyncs})")
-        # The rounds came as deltas (a publisher that falls behind sends one delta over several versions).
-        assert tracker["d"] >= 25 and tracker["r"] == 0, tracker
+        # The rounds came as deltas (a publisher that falls behind sends one delta over several
+        # versions; nchan's channel is posted at most every web.push.MIN_POST_INTERVAL_S, and
+        # these 50 rounds are posted as fast as the feed answers).
+        assert tracker["d"] >= min_deltas and tracker["r"] == 0, tracker
         # A dropped connection; rounds posted while it is down; the page comes back and catches up.
         page.evaluate("__roadsLive.ws.close()")
         wait_js(page, "window.__roads.status !== 'live'", timeout=CATCH_UP_MS)
@@ -305,9 +307,9 @@ def _live_through_rounds_a_reconnect_and_a_new_shoe(browser, tier):
 
 @pytest.mark.browser
 def test_embedded_tier_page_stays_live_in_chromium(browser, embedded):
-    _live_through_rounds_a_reconnect_and_a_new_shoe(browser, embedded)
+    _live_through_rounds_a_reconnect_and_a_new_shoe(browser, embedded, min_deltas=25)
 
 
 @pytest.mark.browser
 def test_nchan_tier_page_stays_live_in_chromium(browser, nchan):
-    _live_through_rounds_a_reconnect_and_a_new_shoe(browser, nchan)
+    _live_through_rounds_a_reconnect_and_a_new_shoe(browser, nchan, min_deltas=5)
