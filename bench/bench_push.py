@@ -738,11 +738,15 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=20, help="rounds per table of the many-table loads (1 round/s)")
     parser.add_argument("--worker", default=WORKER, choices=("gevent", "gthread"),
                         help="gunicorn worker class of the service (default: the documented gevent)")
+    parser.add_argument("--tables-per-feeder", type=int, default=TABLES_PER_FEEDER,
+                        help="tables posting through one feed connection in the many-table loads (default 1: each its own)")
     args = parser.parse_args()
     globals()["WORKER"] = args.worker
+    globals()["TABLES_PER_FEEDER"] = max(1, args.tables_per_feeder)
     only = set(args.only.split(","))
     ensure_node_ws()
-    print(f"bench_push on {os.cpu_count()} cores, gunicorn -k {WORKER}, load {loadavg()} at start", flush=True)
+    print(f"bench_push on {os.cpu_count()} cores, gunicorn -k {WORKER}, {TABLES_PER_FEEDER} table(s) per feed connection,"
+          f" load {loadavg()} at start", flush=True)
     if "bytes" in only:
         encoding()
         bytes_at_round_80()
