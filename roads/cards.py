@@ -60,7 +60,7 @@ class Card:
         Raises :class:`CardError` (quoting ``text``) when it is not a string of a rank
         (A, 2-9, T or 10, J, Q, K) followed by a suit (S, H, D, C).
         """
-        card = _PARSED.get(text) if type(text) is str else None
+        card = _PARSED.get(text) if cls is Card and type(text) is str else None
         if card is not None:
             return card
         if not isinstance(text, str):

@@ -120,7 +120,8 @@ class LiveModels:
     def _rebuild(self, topic: str, spec: Any) -> Message | None:
         from web.http.model_docs import build
 
-        lock = self._build_locks.get(topic) or threading.Lock()
+        with self._lock:  # (a topic dropped from the registry meanwhile gets a lock again)
+            lock = self._build_locks.setdefault(topic, threading.Lock())
         with lock:
             source = self.hub.latest(spec.source)
             built = source.version if source is not None else None
@@ -179,8 +180,9 @@ class LiveModels:
             self._dirty.update(dependants)
             self._lock.notify()
             if self._worker is None:  # (the worker clears it, under this lock, as it ends)
-                self._worker = threading.Thread(target=self._run, name="roads-live-models", daemon=True)
-                self._worker.start()
+                worker = threading.Thread(target=self._run, name="roads-live-models", daemon=True)
+                worker.start()
+                self._worker = worker
 
     def _run(self) -> None:
         try:

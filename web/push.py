@@ -61,8 +61,9 @@ full frame older than the deltas it holds fetches again (``static/js/delta.js``)
 MIN_POST_INTERVAL_S = 0.2
 """Shortest time between two posts to one channel, in seconds: versions published faster
 (the lobby changes with every table's write: 200 a second at 200 tables) go out as one
-delta of the newest, at most 5 a second; a table's channel, changed once a round, is not
-delayed. Each post costs the service about 0.35 ms of CPU (bench/bench_push.py)."""
+delta of the newest, at most 5 a second. A table's channels change once a round; only when
+a feed sends two changes within 0.2 s (a state and a card) does the second wait up to
+0.2 s. Each post costs the service about 0.35 ms of CPU (bench/bench_push.py)."""
 
 RETRY_S = (0.05, 2.0)
 """Backoff after a failed POST: first and longest wait, in seconds (doubling)."""

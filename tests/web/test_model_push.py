@@ -215,5 +215,6 @@ def test_a_feed_write_builds_its_tables_page_models_before_it_answers(app, serve
             msg = frame(ws)
             assert (msg["type"], msg["version"]) == ("delta", first["version"] + number - 1)
         assert live.builds == builds + 2  # one build per write for the one watched page model
+        assert live._worker is None  # built by the feed requests: the models' worker never started
     finally:
         ws.close()

@@ -7,10 +7,13 @@ topic on every new version of that topic published on the :class:`web.hub.Hub`.
 
 from __future__ import annotations
 
+import logging
 import threading
 from typing import Any
 
 from web.hub import Hub, Message
+
+log = logging.getLogger(__name__)
 
 POLL_S = 1.0
 """Longest a fan-out thread waits on the hub before checking that its topic still has
@@ -45,12 +48,15 @@ class Fanout:
         if not topic.startswith(INLINE_PREFIX):
             return
         subs = self._subs.get(topic)
-        if not subs:
-            return
+        if not subs or message is not self.hub.latest(topic):
+            return  # (a newer version is out: its own publish offers it)
         with self._lock:
             subs = list(subs)
         for sub in subs:
-            sub.offer(message)
+            try:
+                sub.offer(message)
+            except Exception:  # noqa: BLE001 (one screen's failure never stops the others' offers)
+                log.exception("offer to a screen of %s failed", topic)
 
     def subscribe(self, sub: Any) -> None:
         """Add ``sub``; offer it at once anything published since its first frame."""

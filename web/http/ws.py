@@ -41,9 +41,10 @@ Settings: ``ROADS_WS_KEEPALIVE_S`` (keepalive frame on an idle connection), ``RO
 unless that is set) and ``ROADS_WS_MAX_MESSAGE_BYTES`` (largest client frame): the ``ws_*``
 fields of :class:`web.settings.Settings`, with their defaults and ranges.
 
-Serving: one thread per open WebSocket, so under gunicorn use the ``gthread`` worker with
-``--threads`` above the number of screens (see ``docs/frontend.md``); the Werkzeug dev
-server (threaded) works too.
+Serving: one thread (under gevent a greenlet) per open WebSocket: under gunicorn the
+documented ``gevent`` worker (deploy/gunicorn.conf.py) with ``--worker-connections`` above
+the number of screens, or ``gthread`` with ``--threads`` above it (see ``docs/frontend.md``);
+the Werkzeug dev server (threaded) works too.
 """
 
 from __future__ import annotations
