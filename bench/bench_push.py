@@ -149,6 +149,29 @@ def node_env() -> dict[str, str]:
     return {**os.environ, "NODE_PATH": str(NPM_DIR / "node_modules")}
 
 
+class ThreadConnections:
+    """One keep-alive HTTP connection to 127.0.0.1:``port`` per calling thread (each feeder
+    its own); calling it with ``fresh=True`` replaces this thread's (after the server closed it)."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self._local = threading.local()
+        self._all: list[http.client.HTTPConnection] = []
+
+    def __call__(self, fresh: bool = False) -> http.client.HTTPConnection:
+        conn = getattr(self._local, "conn", None)
+        if conn is None or fresh:
+            if conn is not None:
+                conn.close()
+            conn = self._local.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+            self._all.append(conn)
+        return conn
+
+    def close(self) -> None:
+        for conn in self._all:
+            conn.close()
+
+
 WORKER = "gevent"
 """gunicorn's worker class for the service (``--worker``): ``gevent`` as deploy/gunicorn.conf.py
 documents, or ``gthread`` (one OS thread per screen) for comparison."""
@@ -170,18 +193,9 @@ class Service:
              "--log-level", "warning", "web:create_app()"],
             cwd=str(ROOT), env=full_env, start_new_session=True, stdout=subprocess.DEVNULL)
         wait_port(self.port)
-        self._local = threading.local()  # one keep-alive connection per feeding thread
-        self._conns: list[http.client.HTTPConnection] = []
+        self._conn = ThreadConnections(self.port)
         self.durations: list[float] = []
 
-    def _conn(self, fresh: bool = False) -> http.client.HTTPConnection:
-        conn = getattr(self._local, "conn", None)
-        if conn is None or fresh:
-            if conn is not None:
-                conn.close()
-            conn = self._local.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-            self._conns.append(conn)
-        return conn
 
     def pids(self) -> list[int]:
         return tree(self.proc.pid)
@@ -208,8 +222,7 @@ class Service:
         return t, json.loads(data)["version"]
 
     def close(self) -> None:
-        for conn in self._conns:
-            conn.close()
+        self._conn.close()
         stop(self.proc)
         shutil.rmtree(self.dir, ignore_errors=True)
 
@@ -259,17 +272,8 @@ class Floor:
         self.proc = subprocess.Popen(["node", str(NODE_DIR / "ws_floor.js"), str(self.port)], env=node_env(),
                                      stdout=subprocess.PIPE, text=True, start_new_session=True)
         assert self.proc.stdout.readline().startswith("listening")
-        self._local = threading.local()
-        self._conns: list[http.client.HTTPConnection] = []
+        self._conn = ThreadConnections(self.port)
 
-    def _conn(self, fresh: bool = False) -> http.client.HTTPConnection:
-        conn = getattr(self._local, "conn", None)
-        if conn is None or fresh:
-            if conn is not None:
-                conn.close()
-            conn = self._local.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-            self._conns.append(conn)
-        return conn
 
     def pids(self) -> list[int]:
         return [self.proc.pid]
@@ -289,8 +293,7 @@ class Floor:
         raise AssertionError("unreachable")
 
     def close(self) -> None:
-        for conn in self._conns:
-            conn.close()
+        self._conn.close()
         stop(self.proc)
 
 
