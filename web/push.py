@@ -115,8 +115,8 @@ class NchanPublisher:
     """
 
     def __init__(self, hub: Hub, frames: FrameCache, url: str, *, keepalive_s: float = KEEPALIVE_S,
-                 gate: Any = None, shard: tuple[int, int] = (0, 1)) -> None:
-        self._shard = shard  # (i, n): this publisher posts the topics t with crc32(t) % n == i
+                 gate: Any = None, shard: tuple[int, int] = (0, 1), listen: bool = True) -> None:
+        self._shard = shard  # (i, n): this publisher posts the topics t with shard_of(t, n) == i
         parts = urlsplit(url)
         if parts.scheme != "http" or not parts.hostname:
             raise ValueError(f"ROADS_NCHAN_PUBLISH_URL must be an http:// URL, got {url!r}")
@@ -141,20 +141,19 @@ class NchanPublisher:
             latest = hub.latest(topic)
             if latest is not None and self.posts_topic(topic):
                 self._pending[topic] = latest
-        hub.listen(self.offer)
+        if listen:  # (a shard of NchanPublishers: that routes each publish to its shard)
+            hub.listen(self.offer)
         self._thread = threading.Thread(target=self._run, name=f"roads-nchan-publisher-{shard[0]}", daemon=True)
         self._thread.start()
 
     def posts_topic(self, topic: str) -> bool:
         """Whether ``topic``'s channels are this publisher's (its shard of the topics)."""
         i, n = self._shard
-        return n == 1 or zlib.crc32(topic.encode()) % n == i
+        return n == 1 or shard_of(topic, n) == i
 
     def offer(self, topic: str, message: Message) -> None:
-        """Note ``message`` as ``topic``'s newest (O(1), never blocks on the network); a topic
-        of another shard is ignored."""
-        if not self.posts_topic(topic):
-            return
+        """Note ``message`` as ``topic``'s newest (O(1), never blocks on the network); only
+        for this publisher's topics (:meth:`posts_topic`)."""
         with self._cond:
             if topic in self._pending or self._deferred.pop(topic, None) is not None:
                 self.skipped += 1
@@ -338,15 +337,26 @@ one connection while the round trips of different channels overlap (a round at 2
 posts several channels: one connection, waiting for each answer, fell seconds behind)."""
 
 
+def shard_of(topic: str, shards: int) -> int:
+    """Which of ``shards`` publishers posts ``topic``'s channels (the same in every process)."""
+    return zlib.crc32(topic.encode()) % shards
+
+
 class NchanPublishers:
     """:data:`PUBLISH_CONNECTIONS` :class:`NchanPublisher` shards of one app, as one
-    (``app.extensions["roads.nchan"]``): the same arguments, summed counters."""
+    (``app.extensions["roads.nchan"]``): the same arguments, summed counters. One hub
+    listener hands each publish to the shard of its topic."""
 
     def __init__(self, hub: Hub, frames: FrameCache, url: str, *, connections: int = PUBLISH_CONNECTIONS,
                  keepalive_s: float = KEEPALIVE_S, gate: Any = None) -> None:
         self.url = url
-        self.shards = [NchanPublisher(hub, frames, url, keepalive_s=keepalive_s, gate=gate, shard=(i, connections))
-                       for i in range(connections)]
+        self.shards = [NchanPublisher(hub, frames, url, keepalive_s=keepalive_s, gate=gate, shard=(i, connections),
+                                      listen=False) for i in range(connections)]
+        hub.listen(self.offer)
+
+    def offer(self, topic: str, message: Message) -> None:
+        """:meth:`NchanPublisher.offer` of the shard that posts ``topic``."""
+        self.shards[shard_of(topic, len(self.shards))].offer(topic, message)
 
     @property
     def posts(self) -> int:
