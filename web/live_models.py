@@ -130,7 +130,7 @@ class LiveModels:
                 if latest is not None and topic not in self._stale and self._built_from.get(topic, -1) == built:
                     return latest  # another thread built it from this version meanwhile (e.g. many sockets at once)
                 self._stale.discard(topic)
-                self._built_from[topic] = source.version if source is not None else None
+                self._built_from[topic] = built
             doc = build(spec)
             self.builds += 1
             latest = self.hub.latest(topic)

@@ -193,7 +193,7 @@ class Subscriber:
         self.raw = isinstance(sock, socket.socket)  # simple-websocket's Server
         self.sock = sock if self.raw else None  # the real socket: only write_raw and offer write to it
         self._send_now = _nonblocking_send(sock) if self.raw else None
-        self.sent_at = 0.0  # time.monotonic() of the last frame offer() wrote (keepalives count from it)
+        self.sent_at = time.monotonic()  # of the last frame written, by offer() or run(): keepalives count from it
         self.cond = threading.Condition()
         self.version = version  # newest version written (or being written) to the client
         self.pending: Message | None = None  # newer message for the handler thread to write
@@ -317,12 +317,12 @@ class Subscriber:
         that gets a frame every round gets none. Without that hook (a connection object of
         another kind) it wakes every :data:`POLL_S` seconds instead.
         """
-        idle_since = window_start = time.monotonic()
+        window_start = time.monotonic()
         window_frames = 0
         while self.ws.connected:
             with self.cond:
                 if self.wakes:
-                    timeout = max(0.01, max(idle_since, self.sent_at) + keepalive_s - time.monotonic())
+                    timeout = max(0.01, self.sent_at + keepalive_s - time.monotonic())
                 else:
                     timeout = min(POLL_S, keepalive_s)
                 self.cond.wait_for(lambda: (self.dead or self.rest or self.pending is not None or self.woken
@@ -336,7 +336,7 @@ class Subscriber:
                 if pending is not None:
                     self.version = pending.version
                 ping = (not rest and pending is None
-                        and time.monotonic() - max(idle_since, self.sent_at) >= keepalive_s)
+                        and time.monotonic() - self.sent_at >= keepalive_s)
                 # Until this pass is written, offer() must not write a newer frame ahead of it.
                 self.busy = rest or pending is not None or ping
             try:
@@ -354,7 +354,7 @@ class Subscriber:
                 if ping:
                     self.ws.send(keepalive_frame(self.topic, self.version))
                 if rest or pending is not None or ping:
-                    idle_since = time.monotonic()
+                    self.sent_at = time.monotonic()
             finally:
                 with self.cond:
                     self.busy = False
