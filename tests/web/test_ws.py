@@ -544,3 +544,41 @@ def test_the_fan_outs_send_never_waits_on_a_gevent_socket():
         finally:
             writer.close()
             reader.close()
+
+
+def test_a_version_published_before_the_fan_out_thread_runs_still_reaches_its_screens(monkeypatch):
+    """Regression (CI, loaded machine): the topic's fan-out thread read the topic's latest version
+    when it started and waited for a newer one, so a version published between a screen's
+    subscription and the thread's start was never offered. The thread is held here until
+    after that publish."""
+    import web.http.fanout as fanout_module
+
+    held: list[threading.Thread] = []
+
+    class HeldThread(threading.Thread):
+        def start(self) -> None:
+            held.append(self)
+
+    class Screen:
+        topic = "lobby"
+
+        def __init__(self) -> None:
+            self.offered: list[int] = []
+
+        def offer(self, message) -> None:
+            self.offered.append(message.version)
+
+    hub = Hub()
+    hub.publish("lobby", V + 1, b"[]")
+    monkeypatch.setattr(fanout_module.threading, "Thread", HeldThread)
+    fanout = fanout_module.Fanout(hub)
+    screen = Screen()
+    fanout.subscribe(screen)  # the screen holds V+1 (offered at once); its thread is not running yet
+    hub.publish("lobby", V + 2, b"[1]")
+    monkeypatch.undo()
+    threading.Thread.start(held[0])
+    deadline = time.monotonic() + RECV_TIMEOUT_S
+    while V + 2 not in screen.offered and time.monotonic() < deadline:
+        time.sleep(0.01)
+    fanout.unsubscribe(screen)
+    assert screen.offered[-1] == V + 2, screen.offered

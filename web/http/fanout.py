@@ -87,8 +87,10 @@ class Fanout:
             return len(self._subs.get(topic, ()))
 
     def _run(self, topic: str) -> None:
-        latest = self.hub.latest(topic)
-        version = latest.version if latest is not None else None
+        # Start by offering whatever the topic holds now (a subscriber already holding it skips
+        # it): a thread that read the latest version first, and only then waited for a newer one,
+        # lost a version published between the subscriptions and its start.
+        version = None
         while True:
             with self._lock:
                 if not self._subs.get(topic):
