@@ -40,6 +40,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     from web.http import api
     from web.http import feed
+    from web.http import full_frames
     from web.http import model_sockets
     from web.http import pages
     from web.http import png
@@ -53,6 +54,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(shoes_pages.bp)
     ws.init_app(app)
     app.register_blueprint(model_sockets.bp)
+    app.register_blueprint(full_frames.bp)
 
     from web import live_models, push
 

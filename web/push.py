@@ -12,16 +12,20 @@ is the nginx configuration. Two settings (``app.config``, else the environment):
 ``ROADS_PUSH_URL`` (URL or path prefix, default unset)
     Where pages subscribe, e.g. ``/push/`` (same host, ``ws://`` or ``wss://`` as the page)
     or ``wss://push.example.com/push/``. A table page then connects to
-    ``<prefix>tables/<id>`` and the lobby to ``<prefix>lobby``, and a page that misses a
-    version fetches the latest snapshot frame from ``<prefix>full/tables/<id>``
-    (``<prefix>full/lobby``); for those, a ``ws``/``wss`` prefix is used as ``http``/``https``.
-    Unset: the service's own WebSocket routes (``/ws/tables/<id>``, ``/ws/lobby``), where
-    a reconnect is the resync.
+    ``<prefix>models/<digest>`` (its board model topic), the lobby's snapshot socket is
+    ``<prefix>lobby``, and a page that misses a version fetches the current frame from
+    ``<prefix>full/`` + the path of its topic's WebSocket route without ``/ws/``
+    (``<prefix>full/models/tables/<id>?<the page's options>``, ``<prefix>full/tables/<id>``,
+    ``<prefix>full/lobby``): nginx passes those to this service's :mod:`web.http.full_frames`
+    routes through a one-second cache; for those, a ``ws``/``wss`` prefix is used as
+    ``http``/``https``. Unset: the service's own WebSocket routes (``/ws/tables/<id>``,
+    ``/ws/lobby``, ``/ws/models/...``), where a reconnect is the resync.
 
 Channels: topic ``table:T1`` is channel ``table:T1`` (every frame: deltas, the snapshot after
-a new shoe or a gap, keepalives) and channel ``table:T1.full`` (the latest snapshot frame
-only); the lobby likewise (``lobby``, ``lobby.full``). nchan keeps the newest message of each
-channel (``nchan_message_buffer_length 1``) and gives it to each new subscriber.
+a new shoe or a gap, keepalives); the lobby and the model topics likewise. nchan keeps the
+newest message of each channel (``nchan_message_buffer_length 1``) and gives it to each new
+subscriber. Whole documents are not posted to nchan: a page that needs one (a gap) fetches
+it from the service (above), so a round costs one post per channel, of a delta.
 
 The publisher never blocks the feed's write path: :meth:`Hub.publish` calls
 :meth:`NchanPublisher.offer`, which only records the topic's newest message; the thread
@@ -53,11 +57,6 @@ KEEPALIVE_S = 20.0
 """Seconds between keepalive frames on a channel whose topic publishes nothing (pages close
 a connection silent for 75 s: ``static/js/live.js``)."""
 
-FULL_INTERVAL_S = 1.0
-"""Shortest time between two snapshot frames posted to one topic's full channel, in seconds
-(the lobby's frame holds every table; a new shoe goes at once). A page that resyncs from a
-full frame older than the deltas it holds fetches again (``static/js/delta.js``)."""
-
 MIN_POST_INTERVAL_S = 0.2
 """Shortest time between two posts to one channel, in seconds: versions published faster
 (the lobby changes with every table's write: 200 a second at 200 tables) go out as one
@@ -87,18 +86,21 @@ def push_urls(prefix: str | None, topic: str, embedded_path: str) -> tuple[str, 
     """``(subscribe URL, full-frame URL or None)`` for a page of ``topic``, given the
     ``ROADS_PUSH_URL`` setting ``prefix``.
 
-    ``embedded_path`` is the service's own WebSocket path of the topic, used when ``prefix``
-    is unset (then there is no full-frame URL: a reconnect resyncs).
+    ``embedded_path`` is the service's own WebSocket path of the topic with its query (e.g.
+    ``/ws/models/tables/T1?orient=landscape``), used when ``prefix`` is unset (then there is
+    no full-frame URL: a reconnect resyncs). The full-frame URL is ``<prefix>full/`` + that
+    path after ``/ws/`` (nginx maps it to :mod:`web.http.full_frames`), so it names the
+    document by the page's options, which any process can build.
     """
     if prefix is None:
         return embedded_path, None
-    tail = ws_topic_path(topic)
     full = prefix
     if full.startswith("ws://"):
         full = "http://" + full[5:]
     elif full.startswith("wss://"):
         full = "https://" + full[6:]
-    return prefix + tail, full + "full/" + tail
+    _, marker, rest = embedded_path.partition("/ws/")
+    return prefix + ws_topic_path(topic), full + "full/" + (rest if marker else ws_topic_path(topic))
 
 
 class NchanPublisher:
@@ -106,10 +108,9 @@ class NchanPublisher:
 
     :meth:`offer` (called by :meth:`web.hub.Hub.publish`, in the writer's thread) only swaps
     the topic's newest message into a dict and wakes the thread. The thread POSTs, for each
-    topic with a new message, the snapshot frame to ``<topic>.full`` (at most every
-    :data:`FULL_INTERVAL_S`, the newest one) and then, to ``<topic>``, the delta from the
-    version it last published there (also when versions were skipped in between), or the
-    snapshot frame after a new shoe. Failed POSTs are retried with backoff (the newest message then, not each one);
+    topic with a new message, to channel ``<topic>`` the delta from the version it last
+    published there (also when versions were skipped in between), or the snapshot frame after
+    a new shoe or when the channel may hold something else (the first post, after a failure). Failed POSTs are retried with backoff (the newest message then, not each one);
     every idle channel gets a keepalive frame every :data:`KEEPALIVE_S`. Counters:
     ``posts``, ``failures``, ``skipped`` (versions never published because a newer one came).
     """
@@ -131,9 +132,6 @@ class NchanPublisher:
         self._deferred: dict[str, Message] = {}  # newest message of a topic posted too recently
         self._published: dict[str, Message] = {}  # topic -> the message the delta channel holds
         self._sent_at: dict[str, float] = {}
-        self._full_due: dict[str, Message] = {}  # newest message not yet in the topic's full channel
-        self._full_held: dict[str, Message] = {}  # what each full channel holds
-        self._full_at: dict[str, float] = {}
         self._stopped = False
         self._conn: http.client.HTTPConnection | None = None
         self.posts = self.failures = self.skipped = 0
@@ -194,7 +192,6 @@ class NchanPublisher:
                 for topic, message in batch.items():
                     self._publish(topic, message)
                     batch[topic] = None  # type: ignore[assignment]
-                self._post_fulls(time.monotonic())
                 self._keepalives()
                 delay = RETRY_S[0]
             except (OSError, http.client.HTTPException, _Refused) as exc:
@@ -205,7 +202,6 @@ class NchanPublisher:
                         if message is not None:
                             self._pending.setdefault(topic, message)
                             self._published.pop(topic, None)  # the channel may have missed a version
-                            self._full_held.pop(topic, None)
                 if self.failures in (1, 10, 100) or self.failures % 1000 == 0:
                     log.warning("nchan publish to %s failed (%s failures so far): %s", self.url, self.failures, exc)
                 with self._cond:
@@ -235,32 +231,12 @@ class NchanPublisher:
         wake = min(self._sent_at.values()) + self.keepalive_s if self._sent_at else now + self.keepalive_s
         for topic in self._deferred:
             wake = min(wake, self._sent_at.get(topic, now) + MIN_POST_INTERVAL_S)
-        for topic, message in self._full_due.items():
-            wake = min(wake, self._full_at.get(topic, 0.0) + FULL_INTERVAL_S)
         return max(0.01, wake - now)
-
-    def _post_fulls(self, now: float, only: str | None = None) -> None:
-        """Post the newest snapshot frame of each topic whose full channel may take one now."""
-        for topic in [only] if only is not None else list(self._full_due):
-            message = self._full_due.get(topic)
-            if message is None:
-                continue
-            held = self._full_held.get(topic)
-            if held is None or now - self._full_at.get(topic, 0.0) >= FULL_INTERVAL_S or epoch(held) != epoch(message):
-                del self._full_due[topic]
-                if self._claim(topic + ".full", message.version) is None:
-                    self._full_held.pop(topic, None)
-                    continue
-                self._post(topic + ".full", self.frames.text_for(topic, message, None))
-                self._full_held[topic] = message
-                self._full_at[topic] = now
 
     def _publish(self, topic: str, message: Message) -> None:
         have = self._published.get(topic)
         if have is not None and have.version == message.version:
             return
-        self._full_due[topic] = message
-        self._post_fulls(time.monotonic(), only=topic)  # before the delta, when it may go now
         last = self._claim(topic, message.version)
         if last is None:  # another process publishes this channel (or already posted this version)
             self._published.pop(topic, None)

@@ -130,9 +130,9 @@
    * as {"type":"snapshot", topic, version, data, delta: true}, keepalives and errors as they
    * are, or null (nothing to show: a stale frame, or a gap being resynced).
    * A delta whose base is not the version held, or a keepalive announcing a newer version,
-   * is a gap: with opts.fullUrl (a URL answering the current snapshot frame, e.g. the nchan
-   * tier's latest-frame channel) the tracker fetches it, holds the deltas arriving meanwhile
-   * and hands the result to opts.emit(msg); without it, opts.reconnect() reconnects (the
+   * is a gap: with opts.fullUrl (a URL answering the current snapshot frame: the nchan tier's
+   * /push/full/..., asked with since=<the newest version seen>) the tracker fetches it,
+   * holds the deltas arriving meanwhile and hands the result to opts.emit(msg); without it, opts.reconnect() reconnects (the
    * first frame after connecting is the full document).
    * opts.initial = {version, data} seeds the document (the page's embedded snapshot).
    * Counters for tests and tools: deltas (applied), resyncs (gaps), version.
@@ -159,7 +159,10 @@
       return msg;
     }
     if (msg.type === "keepalive") {
-      if (!this.fetching && this.version !== null && msg.version > this.version) this.gap(null);
+      if (!this.fetching && this.version !== null && msg.version > this.version) {
+        this.wanted = Math.max(this.wanted || 0, msg.version);
+        this.gap(null);
+      }
       return msg;
     }
     if (msg.type !== "delta") return msg;
@@ -186,11 +189,14 @@
       if (opts.reconnect) opts.reconnect();
       return;
     }
-    if (msg) this.held.push(msg);
+    if (msg) {
+      this.held.push(msg);
+      this.wanted = Math.max(this.wanted || 0, msg.version);
+    }
     if (this.fetching) return;
     this.fetching = true;
-    // The full frame may be older than the deltas that made this a gap (it is refreshed about
-    // every second): fetch again, but not more often than every RETRY_MS.
+    // The full frame may be older than the deltas that made this a gap (another process that is
+    // behind answered, or a cached answer): fetch again, but not more often than every RETRY_MS.
     var wait = Math.max(0, (this.fetchedAt || 0) + RETRY_MS - Date.now());
     setTimeout(function () { self.fetchFull(); }, wait);
   };
@@ -198,7 +204,10 @@
   Tracker.prototype.fetchFull = function () {
     var self = this, opts = this.opts;
     this.fetchedAt = Date.now();
-    fetch(opts.fullUrl, { cache: "no-store", headers: { "Accept": "application/json" } })
+    // since: the newest version seen, which the frame should reach (it keys nginx's cache, so
+    // screens that missed the same version share one answer; web/http/full_frames.py).
+    var url = opts.fullUrl + (opts.fullUrl.indexOf("?") < 0 ? "?" : "&") + "since=" + (this.wanted || 0);
+    fetch(url, { cache: "no-store", headers: { "Accept": "application/json" } })
       .then(function (resp) {
         if (!resp.ok) throw new Error("full document: HTTP " + resp.status);
         return resp.json();

@@ -6,7 +6,8 @@ live through 50 rounds, a dropped connection (rounds posted while it is down) an
 and at the end the page's document (its board model, pushed as deltas) equals its model JSON
 route's answer for the API's snapshot version. The nchan tier also gets
 protocol checks without a browser: deltas through nchan, the latest frame for new subscribers,
-the full-frame channel, the page's push endpoint, PNGs cached by nginx.
+the full frames from the service through nginx's cache, the page's push endpoint, PNGs
+cached by nginx.
 
 nginx is started by the test on free loopback ports with a generated configuration in a
 temporary folder (tests/support/nchan.py); it skips without nginx or nchan unless
@@ -111,7 +112,7 @@ def wait_for(predicate, timeout: float = 10, what: str = "condition"):
 
 
 def full_frame(tier, tail: str, version: int) -> dict:
-    """The full channel's frame once it holds ``version`` (it is refreshed about every second)."""
+    """The full frame (from the service through nginx's one-second cache) once it holds ``version``."""
     def fetch():
         frame = requests.get(f"http://{tier.base}/push/full/{tail}", timeout=10).json()
         return frame if frame["version"] >= version else None
@@ -153,16 +154,33 @@ def test_nchan_tier_pushes_deltas_and_gives_new_subscribers_the_latest_frame(nch
     assert resp.status_code == 200 and resp.headers["Cache-Control"] == "no-store"
 
 
+def test_nchan_tier_full_frames_come_from_the_service_once_for_all_screens_that_missed_a_version(nchan):
+    version = nchan.post("T1", 1, *rounds(1, seed=4)[0])["version"]
+    url = f"http://{nchan.base}/push/full/tables/T1?since={version}"
+    answers = [requests.get(url, timeout=10) for _ in range(3)]
+    # the first screen's request reaches the service; the others, within a second, nginx's cache
+    assert [r.headers["X-Cache-Status"] for r in answers] == ["MISS", "HIT", "HIT"]
+    assert all(r.status_code == 200 and r.headers["Cache-Control"] == "no-store" for r in answers)
+    assert answers[0].json() == {"type": "snapshot", "topic": "table:T1", "version": version,
+                                 "data": nchan.snapshot("T1")}
+    newer = nchan.post("T1", 1, *rounds(2, seed=4)[1])["version"]
+    fresh = requests.get(f"http://{nchan.base}/push/full/tables/T1?since={newer}", timeout=10)
+    assert fresh.headers["X-Cache-Status"] == "MISS" and fresh.json()["version"] == newer
+    missing = requests.get(f"http://{nchan.base}/push/full/tables/NOPE", timeout=10)
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "unknown_table"
+
+
 def test_nchan_tier_pages_subscribe_to_nchan_and_lobby_frames_flow(nchan):
     nchan.post("T1", 1, *rounds(1, seed=2)[0])
     html = requests.get(f"http://{nchan.base}/tables/T1", timeout=10).text
     boot = json.loads(html.split('<script type="application/json" id="boot">', 1)[1].split("</script>", 1)[0])
-    # the page's own model topic (web/live_models.py), its channel and full-frame channel on nchan
+    # the page's own model topic (web/live_models.py), its channel on nchan and its full frame
     # (one per orientation: a screen follows the one it shows, asking modelUrl?orient= first)
     assert set(boot["ws"]) == set(boot["full"]) == {"landscape", "portrait"}
     for orient in ("landscape", "portrait"):
         assert re.fullmatch(r"/push/models/[0-9a-f]{16}", boot["ws"][orient]), boot["ws"]
-        assert boot["full"][orient] == boot["ws"][orient].replace("/push/", "/push/full/")
+        # the full frame is named by the page's options (any process can build it), not the digest
+        assert boot["full"][orient] == f"/push/full/models/tables/T1?orient={orient}"
     assert boot["ws"]["landscape"] != boot["ws"]["portrait"]
     followed = requests.get(f"http://{nchan.base}{boot['modelUrl']}?orient=landscape", timeout=10).json()
     assert followed["models"] == {"landscape": boot["models"]["landscape"]}
@@ -170,6 +188,10 @@ def test_nchan_tier_pages_subscribe_to_nchan_and_lobby_frames_flow(nchan):
     try:
         first = recv_frame(ws)
         assert first["type"] == "snapshot" and first["data"]["models"] == {"landscape": boot["models"]["landscape"]}
+        # what a page that missed a version fetches: the same frame, through nginx's cache
+        full = requests.get(f"http://{nchan.base}{boot['full']['landscape']}&since={first['version']}", timeout=10)
+        assert full.status_code == 200 and full.headers["Cache-Control"] == "no-store"
+        assert full.json() == first and full.json()["topic"] == "model:" + boot["ws"]["landscape"].rsplit("/", 1)[1]
         nchan.post("T1", 1, *rounds(2, seed=2)[1])
         msg = recv_frame(ws)
         assert msg["type"] == "delta" and msg["base"] == first["version"] and msg["version"] > first["version"]
@@ -255,6 +277,8 @@ def _live_through_rounds_a_reconnect_and_a_new_shoe(browser, tier, min_deltas):
     page = browser.new_page(viewport={"width": 1280, "height": 720})
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    requested: list[str] = []
+    page.on("request", lambda r: requested.append(r.url))
     try:
         page.goto(f"http://{tier.base}/tables/T1")
         wait_js(page, "window.__roads && window.__roads.status === 'live'", timeout=15_000)
@@ -278,8 +302,18 @@ def _live_through_rounds_a_reconnect_and_a_new_shoe(browser, tier, min_deltas):
         ack = tier.post("T1", 2, *deal[54])
         wait_js(page, f"window.__roads.shoe === 2 && window.__roads.version >= {ack['version']}",
                                timeout=CATCH_UP_MS)
+        # A missed version (as if a frame was lost): the next delta shows the gap and the page
+        # resyncs, from the service's full frame through nginx on the nchan tier, by reconnecting
+        # on the embedded one.
+        resyncs = page.evaluate("__roadsLive.tracker.resyncs")
+        page.evaluate("__roadsLive.tracker.version -= 1")
         ack = tier.post("T1", 2, *deal[55])
-        wait_js(page, f"window.__roads.version >= {ack['version']}", timeout=CATCH_UP_MS)
+        wait_js(page, f"window.__roads.version >= {ack['version']} && __roadsLive.tracker.resyncs > {resyncs}",
+                timeout=CATCH_UP_MS)
+        if tier.name == "nchan":
+            fulls = [u for u in requested if "/push/full/" in u]
+            assert fulls and all(re.search(r"/push/full/models/tables/T1\?orient=landscape&since=\d+$", u) for u in fulls), fulls
+            assert fulls[-1].endswith(f"since={ack['version']}")
         # The document the page holds from the push is its model JSON route's answer (the board
         # model of the API's snapshot version); the board it painted shows the new shoe's two beads.
         snapshot = tier.snapshot("T1")

@@ -1,7 +1,7 @@
 """The pages, PNG boards and WebSockets in the OpenAPI document, with their query options.
 
 Each route of :mod:`web.http.pages`, :mod:`web.http.shoes_pages`, :mod:`web.http.png` and
-:mod:`web.http.ws` as an OpenAPI path item: path parameters, query options with the ranges
+:mod:`web.http.ws` (and the full frames of :mod:`web.http.full_frames`) as an OpenAPI path item: path parameters, query options with the ranges
 their parsers check (:mod:`web.http.query`, :mod:`web.render.layout`), the answer's media type
 (``text/html``, ``image/png``, ``101 Switching Protocols``) and the error answers in the one
 error shape. :func:`paths` is merged into :func:`web.http.openapi.document`; the WebSocket
@@ -59,6 +59,7 @@ PNG_COLS = _query("cols", {"type": "integer", "minimum": layout.MIN_COLUMNS, "ma
 SCREEN = _path("name", {"type": "string"}, "a screen named in ROADS_SCREENS")
 BEAD = _query("bead", {"enum": list(BEAD_CONTENT)}, "bead plate content: letters, winning total or colour only")
 GOOD = _query("good", {"type": "string"}, "comma-separated good-road patterns to highlight, or none (default ROADS_GOOD_ROADS)")
+ORIENT = _query("orient", {"enum": ["landscape", "portrait"]}, "one orientation's model (absent: both)")
 ASK = _query("ask", {"enum": ["banker", "player"]}, "the ask road's hypothetical next result, shown in place")
 
 
@@ -100,6 +101,19 @@ def _ws(op_id: str, summary: str, params: list[dict[str, Any]]) -> dict[str, Any
     })
 
 
+SINCE = _query("since", {"type": "integer", "minimum": 0}, "the version the page needs at least (keys the "
+               "production tier's cache; the answer is the newest version this process has)")
+
+
+def _frame(op_id: str, summary: str, params: list[dict[str, Any]]) -> dict[str, Any]:
+    """A full-frame route of :mod:`web.http.full_frames`: the first frame its WebSocket twin sends."""
+    return _get(op_id, "websocket", summary, [*params, SINCE], {
+        "200": {"description": "the snapshot frame {type, topic, version, data} (docs/frontend.md); "
+                               "Cache-Control: public, max-age=1",
+                "content": {"application/json": {"schema": {"type": "object"}}}},
+        **_errors(400, 404)})
+
+
 def paths() -> dict[str, Any]:
     """The path items of every page, PNG and WebSocket route."""
     page_opts = [PAGE_LANG, THEME]
@@ -112,6 +126,11 @@ def paths() -> dict[str, Any]:
     ]
     png_opts = [WIDTH, HEIGHT, PNG_COLS, COLUMNS, THEME, PNG_LANG]
     board_kind = _query("kind", {"enum": ["board", "embed"]}, "full board or the compact embed drawing")
+    table_model_opts = [TABLE_ID, *page_opts, COLS, BEAD, GOOD, ORIENT]
+    embed_model_opts = [TABLE_ID, *page_opts, COLS, BEAD, GOOD,
+                        _query("roads", {"type": "string"}, "comma-separated roads"),
+                        _query("w", {"type": "integer"}, "design width in pixels"),
+                        _query("h", {"type": "integer"}, "design height in pixels")]
     return {
         "/": _get("index", "pages", "Redirect to the lobby (query string kept)", [],
                   {"302": {"description": "to /lobby"}}),
@@ -183,16 +202,21 @@ def paths() -> dict[str, Any]:
                                      **_errors(400, 404)}),
         "/ws/lobby": _ws("lobbySocket", "Live lobby list", []),
         "/ws/models/tables/{table_id}": _ws("tableModelsSocket", "Live board document of a table page (its "
-                                            "options; first frame whole, then deltas)",
-                                            [TABLE_ID, *page_opts, COLS, BEAD, GOOD]),
+                                            "options; first frame whole, then deltas)", table_model_opts),
         "/ws/models/embed/{table_id}": _ws("embedModelsSocket", "Live document of an embed (its options)",
-                                           [TABLE_ID, *page_opts, COLS, BEAD, GOOD,
-                                            _query("roads", {"type": "string"}, "comma-separated roads"),
-                                            _query("w", {"type": "integer"}, "design width in pixels"),
-                                            _query("h", {"type": "integer"}, "design height in pixels")]),
+                                           embed_model_opts),
         "/ws/models/lobby": _ws("lobbyModelsSocket", "Live document of a lobby screen (every page)",
                                 [*page_opts, *screen_opts]),
         "/ws/models/screens/{name}": _ws("screenModelsSocket", "Live document of a named screen", [SCREEN, *page_opts]),
         "/ws/tables/{table_id}": _ws("tableSocket", "Live snapshots of one table (error frame + close 4404 "
                                      "for an unknown table)", [TABLE_ID]),
+        "/frames/lobby": _frame("lobbyFrame", "The lobby list's current frame", []),
+        "/frames/tables/{table_id}": _frame("tableFrame", "A table's current snapshot frame", [TABLE_ID]),
+        "/frames/models/tables/{table_id}": _frame("tableModelFrame", "A table page's current board model frame",
+                                                   table_model_opts),
+        "/frames/models/embed/{table_id}": _frame("embedModelFrame", "An embed's current model frame", embed_model_opts),
+        "/frames/models/lobby": _frame("lobbyModelFrame", "A lobby screen's current model frame",
+                                       [*page_opts, *screen_opts]),
+        "/frames/models/screens/{name}": _frame("screenModelFrame", "A named screen's current model frame",
+                                                [SCREEN, *page_opts]),
     }

@@ -1,0 +1,86 @@
+"""Full frames over HTTP (web/http/full_frames.py): what a page on the production tier fetches after
+a gap. The frame is the topic's current snapshot frame, named by the page's options so that a
+process that never served the page answers it too; bad options and unknown tables are 4xx in
+the one error shape and change nothing.
+
+Expected values are worked by hand from the cards (docs/domain.md section 1): round 1 is
+Player 4-K-9 (3) against Banker 7-J (7), a Banker win; round 2 is Player 9-K (natural 9)
+against Banker 5-2 (7).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from web.http.full_frames import CACHE_CONTROL
+
+ROUND_B = {"player": ["4S", "KD", "9H"], "banker": ["7C", "JD"]}
+ROUND_P_NATURAL = {"player": ["9C", "KH"], "banker": ["5D", "2S"]}
+JSON = {"Accept": "application/json"}
+
+
+def post(client, auth, number, cards):
+    resp = client.post("/api/tables/T1/rounds", json={"shoe": 1, "round": number, **cards}, headers=auth)
+    assert resp.status_code == 201, resp.get_data(as_text=True)
+    return resp.get_json()["version"]
+
+
+def test_a_tables_frame_is_its_current_snapshot_frame(client, auth):
+    post(client, auth, 1, ROUND_B)
+    version = post(client, auth, 2, ROUND_P_NATURAL)
+    resp = client.get(f"/frames/tables/T1?since={version}")
+    assert resp.status_code == 200 and resp.headers["Cache-Control"] == CACHE_CONTROL == "public, max-age=1"
+    frame = resp.get_json()
+    assert (frame["type"], frame["topic"], frame["version"]) == ("snapshot", "table:T1", 2)
+    beads = [(c["round"], c["winner"], c["player_total"], c["banker_total"], c["natural"])
+             for c in frame["data"]["bead_plate"]]
+    assert beads == [(1, "B", 3, 7, False), (2, "P", 9, 7, True)]
+    assert frame["data"] == client.get("/api/tables/T1").get_json()
+
+
+def test_the_lobby_frame_lists_every_table(client, auth):
+    post(client, auth, 1, ROUND_B)
+    frame = client.get("/frames/lobby").get_json()
+    assert (frame["type"], frame["topic"], frame["version"]) == ("snapshot", "lobby", 1)
+    assert [(t["id"], t["round"], t["last"]["winner"]) for t in frame["data"]] == [("T1", 1, "B")]
+
+
+def test_a_model_frame_is_named_by_the_pages_options_so_another_process_answers_it(app, client, auth, app_factory):
+    post(client, auth, 1, ROUND_B)
+    post(client, auth, 2, ROUND_P_NATURAL)
+    page_doc = client.get("/tables/T1/model.json?orient=portrait&lang=th").get_json()
+    # a second service on the same store, which never served that page (no such topic registered)
+    other = app_factory("data").test_client()
+    resp = other.get("/frames/models/tables/T1?orient=portrait&lang=th&since=2")
+    assert resp.status_code == 200 and resp.headers["Cache-Control"] == CACHE_CONTROL
+    frame = resp.get_json()
+    assert frame["type"] == "snapshot" and frame["version"] == 2 and frame["topic"].startswith("model:")
+    assert list(frame["data"]["models"]) == ["portrait"]
+    for doc in (frame["data"], page_doc):  # the server's clock when each was built (countdowns)
+        doc["models"]["portrait"].pop("now")
+    assert frame["data"] == page_doc
+    mine = client.get("/frames/models/tables/T1?orient=portrait&lang=th").get_json()
+    assert mine["topic"] == frame["topic"]  # the same options: the same topic in every process
+    assert client.get("/frames/models/tables/T1?orient=landscape&lang=th").get_json()["topic"] != frame["topic"]
+
+
+@pytest.mark.parametrize("path, status, code, field", [
+    ("/frames/tables/NOPE", 404, "unknown_table", "table_id"),
+    ("/frames/models/tables/NOPE?orient=landscape", 404, "unknown_table", "table_id"),
+    ("/frames/models/embed/NOPE", 404, "unknown_table", "table_id"),
+    ("/frames/models/screens/nope", 404, "unknown_screen", "screen"),
+    ("/frames/tables/T1?since=-1", 400, "bad_parameter", "since"),
+    ("/frames/tables/T1?since=x", 400, "bad_parameter", "since"),
+    ("/frames/lobby?since=1e3", 400, "bad_parameter", "since"),
+    ("/frames/models/lobby?since=%EF%BC%91", 400, "bad_parameter", "since"),  # a full-width digit
+    ("/frames/models/tables/T1?orient=up", 400, "bad_parameter", "orient"),
+    ("/frames/models/embed/T1?w=9", 400, "bad_parameter", "w"),
+])
+def test_bad_frame_requests_are_4xx_in_the_error_shape_and_change_nothing(client, auth, path, status, code, field):
+    post(client, auth, 1, ROUND_B)
+    before = [client.get(p).get_data() for p in ("/api/tables", "/api/tables/T1", "/frames/lobby")]
+    resp = client.get(path, headers=JSON)
+    assert resp.status_code == status, resp.get_data(as_text=True)
+    error = resp.get_json()["error"]
+    assert (error["status"], error["code"], error["field"]) == (status, code, field)
+    assert [client.get(p).get_data() for p in ("/api/tables", "/api/tables/T1", "/frames/lobby")] == before

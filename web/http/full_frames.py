@@ -1,0 +1,116 @@
+"""Full frames over HTTP: the current snapshot frame of a live topic, for a page that missed a version.
+
+A page on the production tier (:mod:`web.push`) subscribes to nchan and gets deltas; when a
+delta's base is not the version it holds (a gap: a reconnect, a skipped version), it fetches
+the topic's whole document once from here, through nginx (``deploy/nginx-nchan.conf`` maps
+``/push/full/...`` to ``/frames/...`` with a one-second cache and a cache lock, so a thousand
+screens that miss the same version make one request here), then goes on with the deltas.
+
+Routes (the same path tails and options as the WebSocket routes of :mod:`web.http.ws` and
+:mod:`web.http.model_sockets`):
+
+- ``GET /frames/tables/<table_id>``: topic ``table:<id>`` (the snapshot)
+- ``GET /frames/lobby``: topic ``lobby``
+- ``GET /frames/models/tables/<table_id>``, ``/frames/models/embed/<table_id>``,
+  ``/frames/models/lobby``, ``/frames/models/screens/<name>``: a page's board model topic,
+  from the page's options (any process can answer: the options name the document, not a
+  registry entry of the process that served the page)
+
+The answer is ``{"type": "snapshot", "topic", "version", "data"}`` (exactly the first frame
+of a WebSocket on that topic), ``Cache-Control: public, max-age=1``. The option ``since``
+(an integer >= 0, optional) is the version the page needs at least; the answer is always the
+topic's newest version in this process, which with several processes on Redis may briefly
+be older (the page then asks again), and ``since`` keeps the cached answers of different
+gaps apart. Errors: 404 ``unknown_table`` / ``unknown_screen``, 400 naming a bad option, in
+the one error shape (:mod:`web.http.errors`).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from flask import Blueprint, Response, current_app
+
+from web.frames import FrameCache
+from web.hub import Message
+from web.http import model_docs
+from web.http.errors import BadRequest
+from web.http.query import BAD_PARAMETER, int_arg
+from web.live_models import get_live_models
+from web.service import get_service
+
+bp = Blueprint("full_frames", __name__, url_prefix="/frames")
+
+CACHE_CONTROL = "public, max-age=1"
+"""How long a full frame may be reused (by nginx's micro-cache), in seconds: a page that finds
+the frame older than the deltas it holds asks again (``static/js/delta.js``)."""
+
+
+def _answer(topic: str, message: Message) -> Response:
+    frames: FrameCache = current_app.extensions["roads.ws_frames"]
+    return Response(frames.text_for(topic, message, None), mimetype="application/json",
+                    headers={"Cache-Control": CACHE_CONTROL})
+
+
+def _since() -> None:
+    """Check the ``since`` option (400 ``bad_parameter`` naming ``since`` unless an integer >= 0)."""
+    since = int_arg("since", None)
+    if since is not None and since < 0:
+        raise BadRequest(f"since must be a version (an integer >= 0), got {since}", field="since", code=BAD_PARAMETER)
+
+
+@bp.get("/tables/<table_id>")
+def table_frame(table_id: str) -> Response:
+    """The snapshot frame of table ``table_id`` (404 ``unknown_table``)."""
+    _since()
+    service = get_service()
+    service.table(table_id)
+    topic = f"table:{table_id}"
+    message = service.hub.latest(topic)
+    if message is None:
+        message = Message(*service.snapshot_json(table_id))
+    return _answer(topic, message)
+
+
+@bp.get("/lobby")
+def lobby_frame() -> Response:
+    """The lobby list's snapshot frame."""
+    _since()
+    service = get_service()
+    message = service.hub.latest("lobby")
+    if message is None:
+        message = Message(*service.lobby_json())
+    return _answer("lobby", message)
+
+
+def _model(make_spec: Callable[[], model_docs.ModelSpec]) -> Response:
+    _since()
+    spec = make_spec()
+    if spec.table is not None:
+        get_service().table(spec.table)
+    message = get_live_models().ensure(spec, watch=True)
+    return _answer(spec.topic, message)
+
+
+@bp.get("/models/tables/<table_id>")
+def table_model_frame(table_id: str) -> Response:
+    """A table page's board model frame (options as ``/tables/<id>``, one ``orient`` as the page follows)."""
+    return _model(lambda: model_docs.table_spec(table_id))
+
+
+@bp.get("/models/embed/<table_id>")
+def embed_model_frame(table_id: str) -> Response:
+    """An embed's model frame (options as ``/embed/<id>``)."""
+    return _model(lambda: model_docs.embed_spec(table_id))
+
+
+@bp.get("/models/lobby")
+def lobby_model_frame() -> Response:
+    """A lobby screen's model frame (options as ``/lobby``)."""
+    return _model(lambda: model_docs.lobby_spec()[0])
+
+
+@bp.get("/models/screens/<name>")
+def screen_model_frame(name: str) -> Response:
+    """A named screen's model frame (options as ``/screens/<name>``; 404 ``unknown_screen``)."""
+    return _model(lambda: model_docs.lobby_spec(name)[0])
