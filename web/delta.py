@@ -58,7 +58,8 @@ board model: most change a little each round)."""
 MAX_REALIGNED = 24
 """Elements (of the shorter list, between the head and tail two lists of different lengths
 share) among which :func:`_realigned` seeks where elements were inserted or removed; lists of
-at most this many elements are realigned whatever their last elements (a panel's items)."""
+at most this many elements are realigned whatever their last elements (a panel's items), but
+for keyed cells (:data:`KEY`: a road grows at its end or scrolls, a window)."""
 
 
 def diff(old: Any, new: Any) -> list[list[Any]]:
@@ -120,7 +121,8 @@ def _diff(old: Any, new: Any, path: list[Any], ops: list[list[Any]]) -> None:
         return
     if type(old) is list and type(new) is list:
         n_old, n_new = len(old), len(new)
-        if n_old != n_new and n_old and n_new and (n_old + n_new <= 2 * MAX_REALIGNED or _same(old[-1], new[-1])):
+        if n_old != n_new and n_old and n_new and (_same(old[-1], new[-1]) or (
+                n_old + n_new <= 2 * MAX_REALIGNED and not (type(new[0]) is dict and KEY in new[0]))):
             plain: list[list[Any]] = []
             _diff_list(old, new, path, plain)
             ops.extend(_realigned(old, new, path, plain))
@@ -220,10 +222,11 @@ def _realigned(old: list[Any], new: list[Any], path: list[Any], plain: list[list
         tail += 1
     best, best_size = plain, _size(plain)
     middle = [[SPLICE, path, head, n_old - head - tail, new[head:n_new - tail]]]
-    if _size(middle) < best_size:
-        best, best_size = middle, _size(middle)
+    size = _size(middle)
+    if size < best_size:
+        best, best_size = middle, size
     end = most - tail  # gaps at head..end; the elements in head..end-1 of the shorter list pair up
-    if end - head > MAX_REALIGNED:
+    if end == head or end - head > MAX_REALIGNED:  # end == head: the middle splice only inserts or removes
         return best
     shift = n_new - n_old
     grow = shift > 0
@@ -235,19 +238,20 @@ def _realigned(old: list[Any], new: list[Any], path: list[Any], plain: list[list
             patch: list[list[Any]] = []
             if not _same(a, b):
                 _diff(a, b, [*path, at], patch)
-            pairing.append((patch, sum(len(orjson.dumps(op)) + 1 for op in patch)))
+            pairing.append((patch, len(orjson.dumps(patch)) - 1 if patch else 0))  # its ops, a comma each
     for i in range(head, end + 1):
         gap = [SPLICE, path, i, 0, new[i:i + shift]] if grow else [SPLICE, path, i, -shift, []]
         k = i - head
         size = 1 + len(orjson.dumps(gap)) + 1 + sum(c for _, c in before[:k]) + sum(c for _, c in after[k:])
         if size < best_size:
-            best, best_size = [gap, *(op for p, _ in before[:k] for op in p), *(op for p, _ in after[k:] for op in p)], size
+            best, best_size = [gap, *(op for patch, _ in before[:k] for op in patch),
+                               *(op for patch, _ in after[k:] for op in patch)], size
     return best
 
 
 def _size(ops: list[list[Any]]) -> int:
-    """Bytes of ``ops`` encoded (orjson), as a list: ``[a,b]`` is 1 + each + 1."""
-    return 1 + sum(len(orjson.dumps(op)) + 1 for op in ops) if ops else 2
+    """Bytes of ``ops`` encoded (orjson) as a list: ``[a,b]`` is 1 + (each + 1)."""
+    return len(orjson.dumps(ops))
 
 
 def _window(old: list[Any], new: list[Any], path: list[Any]) -> list[list[Any]] | None:
