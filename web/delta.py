@@ -26,7 +26,9 @@ Operations (JSON arrays, compact on the wire)::
 Operations apply in order; every path names something that exists when its operation runs.
 :func:`diff` groups consecutive operations under a common path into scopes, and a list of
 objects keyed by ``"k"`` (:data:`KEY`, the board model's cells) whose window moved is sent as a
-window operation plus what differs after it, when that encodes shorter.
+window operation plus what differs after it, when that encodes shorter; a list whose length
+changed has its elements inserted or removed by a splice where that makes the rest patch
+shortest (a badge inserted before items that only changed text).
 The diff walks both documents together and compares subtrees with ``==`` first (C speed), so
 unchanged parts cost a pointer check or one comparison: a round that adds a few cells to
 the roads of a long shoe gives a delta of a few hundred bytes, whatever the shoe's length.
@@ -52,6 +54,12 @@ MAX_PATCHED_ELEMENTS = 4
 half of them) is sent whole instead of element by element (e.g. a window that scrolled),
 unless its element-by-element operations encode shorter than the whole list (the panels of a
 board model: most change a little each round)."""
+
+MAX_REALIGNED = 24
+"""Elements (of the shorter list, between the head and tail two lists of different lengths
+share) among which :func:`_realigned` seeks where elements were inserted or removed; lists of
+at most this many elements are realigned whatever their last elements (a panel's items), but
+for keyed cells (:data:`KEY`: a road grows at its end or scrolls, a window)."""
 
 
 def diff(old: Any, new: Any) -> list[list[Any]]:
@@ -113,38 +121,48 @@ def _diff(old: Any, new: Any, path: list[Any], ops: list[list[Any]]) -> None:
         return
     if type(old) is list and type(new) is list:
         n_old, n_new = len(old), len(new)
-        if n_old != n_new and n_old and n_new and _same(old[-1], new[-1]):
-            spliced = _splice(old, new, path)
-            if spliced is not None:
-                ops.append(spliced)
-                return
-        common = min(n_old, n_new)
-        head_old = old if n_old == common else old[:common]
-        head_new = new if n_new == common else new[:common]
-        changed = [] if head_old == head_new else [
-            i for i in range(_first_difference(old, new, common), common)
-            if not (old[i] is new[i] or (type(old[i]) is type(new[i]) and old[i] == new[i]))]
-        if len(changed) > MAX_PATCHED_ELEMENTS and 2 * len(changed) > common:
-            moved = _window(old, new, path)
-            if moved is not None:
-                ops.extend(moved)
-                return
-            patch: list[list[Any]] = []
-            for i in changed:
-                _diff(old[i], new[i], [*path, i], patch)
-            if not _encodes_longer(new, len(orjson.dumps(patch))):
-                ops.append([SET, path, new])
-                return
-            ops.extend(patch)
-        else:
-            for i in changed:
-                _diff(old[i], new[i], [*path, i], ops)
-        if n_new > n_old:
-            ops.append([APPEND, path, new[n_old:]])
-        elif n_new < n_old:
-            ops.append([TRUNCATE, path, n_new])
+        if n_old != n_new and n_old and n_new and (_same(old[-1], new[-1]) or (
+                n_old + n_new <= 2 * MAX_REALIGNED and not (type(new[0]) is dict and KEY in new[0]))):
+            plain: list[list[Any]] = []
+            _diff_list(old, new, path, plain)
+            ops.extend(_realigned(old, new, path, plain))
+            return
+        _diff_list(old, new, path, ops)
         return
     ops.append([SET, path, new])
+
+
+def _diff_list(old: list[Any], new: list[Any], path: list[Any], ops: list[list[Any]]) -> None:
+    """The operations turning list ``old`` into list ``new`` (which differ) element by element
+    over their common length, then an append or a truncate; or a window, or ``new`` whole, when
+    most elements changed and that encodes shorter."""
+    n_old, n_new = len(old), len(new)
+    common = min(n_old, n_new)
+    head_old = old if n_old == common else old[:common]
+    head_new = new if n_new == common else new[:common]
+    changed = [] if head_old == head_new else [
+        i for i in range(_first_difference(old, new, common), common)
+        if not (old[i] is new[i] or (type(old[i]) is type(new[i]) and old[i] == new[i]))]
+    if len(changed) > MAX_PATCHED_ELEMENTS and 2 * len(changed) > common:
+        moved = _window(old, new, path)
+        if moved is not None:
+            ops.extend(moved)
+            return
+        patch: list[list[Any]] = []
+        for i in changed:
+            _diff(old[i], new[i], [*path, i], patch)
+        if not _encodes_longer(new, len(orjson.dumps(patch))):
+            ops.append([SET, path, new])
+            return
+        ops.extend(patch)
+    else:
+        for i in changed:
+            _diff(old[i], new[i], [*path, i], ops)
+    if n_new > n_old:
+        ops.append([APPEND, path, new[n_old:]])
+    elif n_new < n_old:
+        ops.append([TRUNCATE, path, n_new])
+    return
 
 
 def _first_difference(old: list[Any], new: list[Any], common: int) -> int:
@@ -182,10 +200,18 @@ def _same(a: Any, b: Any) -> bool:
     return a is b or (type(a) is type(b) and a == b)
 
 
-def _splice(old: list[Any], new: list[Any], path: list[Any]) -> list[Any] | None:
-    """A splice operation turning ``old`` into ``new`` (lists of different lengths that end
-    alike) when it encodes shorter than the element-by-element operations: the common head
-    and tail kept, the middle replaced. ``None`` when it is not shorter."""
+def _realigned(old: list[Any], new: list[Any], path: list[Any], plain: list[list[Any]]) -> list[list[Any]]:
+    """The shortest-encoding operations turning ``old`` into ``new`` (lists of different
+    lengths) of: ``plain`` (from :func:`_diff_list`), a splice of the middle between their
+    common head and tail, and a splice that only inserts or removes the ``|len(new) - len(old)|``
+    elements at some index i of that middle, the elements either side of it then patched in
+    place (a panel that gained a badge at its index 1 while its other items changed text: the
+    badge sent, the others merged; the splice comes first, the patches' indices are ``new``'s).
+
+    Either side of a gap at i the elements pair up alike (before i: same index; after it:
+    shifted by the difference), so the patches of the two pairings are computed once per
+    element and every i costs a sum. The gap is sought only in a middle of at most
+    :data:`MAX_REALIGNED` elements."""
     n_old, n_new = len(old), len(new)
     most = min(n_old, n_new)
     head = 0
@@ -194,16 +220,38 @@ def _splice(old: list[Any], new: list[Any], path: list[Any]) -> list[Any] | None
     tail = 0
     while tail < most - head and _same(old[n_old - 1 - tail], new[n_new - 1 - tail]):
         tail += 1
-    op = [SPLICE, path, head, n_old - head - tail, new[head:n_new - tail]]
-    plain: list[list[Any]] = []
-    common = min(n_old, n_new)
-    for i in range(head, common):
-        if not _same(old[i], new[i]):
-            _diff(old[i], new[i], [*path, i], plain)
-    plain.append([APPEND, path, new[n_old:]] if n_new > n_old else [TRUNCATE, path, n_new])
-    if len(orjson.dumps(op)) >= len(orjson.dumps(plain)):
-        return None
-    return op
+    best, best_size = plain, _size(plain)
+    middle = [[SPLICE, path, head, n_old - head - tail, new[head:n_new - tail]]]
+    size = _size(middle)
+    if size < best_size:
+        best, best_size = middle, size
+    end = most - tail  # gaps at head..end; the elements in head..end-1 of the shorter list pair up
+    if end == head or end - head > MAX_REALIGNED:  # end == head: the middle splice only inserts or removes
+        return best
+    shift = n_new - n_old
+    grow = shift > 0
+    before: list[tuple[list[list[Any]], int]] = []  # element j paired with the same index
+    after: list[tuple[list[list[Any]], int]] = []  # element j (of the shorter list) paired across the gap
+    for j in range(head, end):
+        for pairing, (a, b, at) in ((before, (old[j], new[j], j)),
+                                    (after, (old[j], new[j + shift], j + shift) if grow else (old[j - shift], new[j], j))):
+            patch: list[list[Any]] = []
+            if not _same(a, b):
+                _diff(a, b, [*path, at], patch)
+            pairing.append((patch, len(orjson.dumps(patch)) - 1 if patch else 0))  # its ops, a comma each
+    for i in range(head, end + 1):
+        gap = [SPLICE, path, i, 0, new[i:i + shift]] if grow else [SPLICE, path, i, -shift, []]
+        k = i - head
+        size = 1 + len(orjson.dumps(gap)) + 1 + sum(c for _, c in before[:k]) + sum(c for _, c in after[k:])
+        if size < best_size:
+            best, best_size = [gap, *(op for patch, _ in before[:k] for op in patch),
+                               *(op for patch, _ in after[k:] for op in patch)], size
+    return best
+
+
+def _size(ops: list[list[Any]]) -> int:
+    """Bytes of ``ops`` encoded (orjson) as a list: ``[a,b]`` is 1 + (each + 1)."""
+    return len(orjson.dumps(ops))
 
 
 def _window(old: list[Any], new: list[Any], path: list[Any]) -> list[list[Any]] | None:

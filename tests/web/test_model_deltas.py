@@ -179,8 +179,11 @@ def test_table_page_model_delta_at_round_80_is_small(app, client):
     assert whole > 15_000
     print("table page deltas, rounds 71-80:", table[70:])
     # one orientation; the scrolled road windows cost a window op each (15 KB whole before), a
-    # badge that comes or goes a splice of the footer (the legend after it stays)
-    assert sorted(table[70:])[5] <= 1_536, table[70:]
+    # badge that comes or goes a splice of the footer (the legend after it stays) or of the last
+    # result (its other texts merged: round 80 was 1,613 B when the splice resent them whole)
+    assert sorted(table[70:])[5] <= 1_400, table[70:]
+    assert table[-1] <= 1_450, table[70:]
+    assert max(table[70:]) <= 1_536, table[70:]
     assert max(lobby[70:]) <= 1_536, lobby[70:]
 
 
@@ -287,6 +290,44 @@ def test_spliced_items_diff_applies_in_the_page_too():
         cases.append((x, ops))
         expected.append(y)
     assert js_apply(cases) == expected
+
+
+
+def test_a_badge_inserted_before_items_that_changed_text_is_spliced_alone():
+    """The last-result panel of round 80 (hand-made): a Natural badge comes at index 1 while the
+    winner and the hands change text and the time after them stays. The splice inserts the badge
+    only; the winner (index 0) and the hands (new indices 2 and 4) are merged in place, not sent
+    again whole. Removing the badge is the same splice backwards."""
+    def text(t, x, c):
+        return {"p": "t", "t": t, "x": x, "y": 115.8, "s": 26, "c": c}
+
+    time = text("14:44:51", 1888, "muted")
+    natural = text("Natural", 1888, "badge_text")
+    a = {"panels": [{"items": [text("Player", 1500, "player"), text("Player 9", 1500, "player"),
+                               text(" · ", 1603.6, "muted"), text("Banker 0", 1624.5, "banker"), time]}]}
+    b = {"panels": [{"items": [text("Banker", 1500, "banker"), natural, text("Player 6", 1500, "player"),
+                               text(" · ", 1603.6, "muted"), text("Banker 9", 1624.5, "banker"), time]}]}
+    ops = diff(a, b)
+    assert ops == [["@", ["panels", 0, "items"], [
+        ["p", [], 1, 0, [natural]],
+        ["m", [0], {"t": "Banker", "c": "banker"}],
+        ["m", [2], {"t": "Player 6"}],
+        ["m", [4], {"t": "Banker 9"}],
+    ]]]
+    back = diff(b, a)
+    assert back == [["@", ["panels", 0, "items"], [
+        ["p", [], 1, 1, []],
+        ["m", [0], {"t": "Player", "c": "player"}],
+        ["m", [1], {"t": "Player 9"}],
+        ["m", [3], {"t": "Banker 0"}],
+    ]]]
+    assert apply(copy.deepcopy(a), orjson.loads(orjson.dumps(ops))) == b
+    assert apply(copy.deepcopy(b), orjson.loads(orjson.dumps(back))) == a
+    # the time changed too (a round a second later): no common tail, the same alignment
+    later = copy.deepcopy(b)
+    later["panels"][0]["items"][5]["t"] = "14:44:52"
+    assert diff(a, later)[0][2][-1] == ["m", [5], {"t": "14:44:52"}]
+    assert js_apply([(a, ops), (b, back), (a, diff(a, later))]) == [b, a, later]
 
 
 def _every(ops):
