@@ -15,6 +15,9 @@ Scenarios (bounded in count and time, loopback only; ``--only`` picks some):
   ``json.dumps`` (the same bytes).
 - ``png``: a cached 1080p PNG re-served through nginx (wrk) beside the service itself and
   Node serving the same bytes.
+- ``resync``: screens that missed the same version fetching the whole board model frame at
+  once (``/push/full/...?since=N``) through nginx's cache and lock, beside the service
+  answering each itself (wrk), with the service's CPU behind nginx.
 
 Latency is from just before the feed POST is sent (or, for the floor, the frame's POST to
 the Node server) to the moment a screen has the whole frame of that version or a newer one;
@@ -704,6 +707,19 @@ def wrk(url: str, seconds: int, connections: int) -> tuple[float, float]:
     return rate, usage.ru_utime + usage.ru_stime
 
 
+def _reserve(what: str, runs: list[tuple[str, str, list[int]]], seconds: int, also: list[int] | None = None) -> None:
+    """``wrk`` on each ``(label, url, server pids)`` for ``seconds``: requests/s, the server's
+    CPU per request, wrk's share of the cores, and (``also``) the CPU the service spent meanwhile."""
+    for label, url, pids in runs:
+        c0, a0 = cpu_seconds(pids), cpu_seconds(also or [])
+        rate, client_cpu = wrk(url, seconds, 64)
+        server, behind = cpu_seconds(pids) - c0, cpu_seconds(also or []) - a0
+        extra = f"  service behind it {1000 * behind:.0f} ms CPU in {seconds} s" if also and pids != also else ""
+        print(f"  {what}, {label:<24} {rate:8.0f} req/s  server CPU "
+              f"{1e6 * server / max(1, rate * seconds):6.1f} us/req  wrk CPU {100 * client_cpu / (seconds * (os.cpu_count() or 2)):4.1f}%"
+              f" of the cores{extra}, load {loadavg()}", flush=True)
+
+
 def png_reserve(seconds: int = 5) -> None:
     if not shutil.which("wrk"):
         print("  png: skipped (wrk not installed: Debian package 'wrk')")
@@ -719,24 +735,46 @@ def png_reserve(seconds: int = 5) -> None:
         conn.request("GET", path)
         png = conn.getresponse().read()
         floor.publish("png", png)
-        for label, url, pids in (("nginx proxy_cache", f"http://127.0.0.1:{nginx.port}{path}", nginx.pids()),
-                                 ("the service itself", f"http://127.0.0.1:{svc.port}{path}", svc.pids()),
-                                 ("node serving the bytes", f"http://127.0.0.1:{floor.port}/bytes/png", floor.pids())):
-            c0 = cpu_seconds(pids)
-            rate, client_cpu = wrk(url, seconds, 64)
-            server = cpu_seconds(pids) - c0
-            print(f"  png re-serve ({len(png) // 1024} KiB), {label:<24} {rate:8.0f} req/s  server CPU "
-                  f"{1e6 * server / max(1, rate * seconds):6.1f} us/req  wrk CPU {100 * client_cpu / (seconds * (os.cpu_count() or 2)):4.1f}%"
-                  f" of the cores, load {loadavg()}", flush=True)
+        _reserve(f"png re-serve ({len(png) // 1024} KiB)",
+                 [("nginx proxy_cache", f"http://127.0.0.1:{nginx.port}{path}", nginx.pids()),
+                  ("the service itself", f"http://127.0.0.1:{svc.port}{path}", svc.pids()),
+                  ("node serving the bytes", f"http://127.0.0.1:{floor.port}/bytes/png", floor.pids())], seconds)
     finally:
         floor.close()
         svc.close()
         nginx.close()
 
 
+def resync_frames(seconds: int = 5) -> None:
+    """Screens that missed the same version all fetching the whole board model frame at once
+    (``/push/full/...?since=N``, web/http/full_frames.py): through nginx's one-second cache with
+    its lock, beside the service answering each itself."""
+    if not shutil.which("wrk"):
+        print("  resync: skipped (wrk not installed: Debian package 'wrk')")
+        return
+    nginx = Nginx(None)
+    svc = Service(threads=64)
+    try:
+        nginx.start(svc.port)
+        version = 0
+        for number, cards in enumerate(dealt(80, seed=5), start=1):
+            version = svc.post("T1", 1, number, cards)[1]
+        tail = f"models/tables/T1?orient=landscape&since={version}"
+        conn = http.client.HTTPConnection("127.0.0.1", svc.port, timeout=30)
+        conn.request("GET", "/frames/" + tail)
+        size = len(conn.getresponse().read())
+        _reserve(f"resync, board model frame ({size // 1024} KiB, round 80)",
+                 [("nginx cache + lock", f"http://127.0.0.1:{nginx.port}/push/full/{tail}", nginx.pids()),
+                  ("the service itself", f"http://127.0.0.1:{svc.port}/frames/{tail}", svc.pids())],
+                 seconds, also=svc.pids())
+    finally:
+        svc.close()
+        nginx.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", default="bytes,png,embedded-4000,embedded-tables,nchan-one,nchan-tables")
+    parser.add_argument("--only", default="bytes,png,resync,embedded-4000,embedded-tables,nchan-one,nchan-tables")
     parser.add_argument("--screens", type=int, default=0, help="override the screen count of the one-table loads")
     parser.add_argument("--seconds", type=int, default=20, help="rounds per table of the many-table loads (1 round/s)")
     parser.add_argument("--worker", default=WORKER, choices=("gevent", "gthread"),
@@ -756,6 +794,8 @@ def main() -> None:
         model_bytes()
     if "png" in only:
         png_reserve()
+    if "resync" in only:
+        resync_frames()
     if "embedded-4000" in only:
         n = args.screens or 4000
         run_tier("embedded", 1, n, 20, 2.0, f"embedded, {n} screens, 1 table")

@@ -84,3 +84,20 @@ def test_bad_frame_requests_are_4xx_in_the_error_shape_and_change_nothing(client
     error = resp.get_json()["error"]
     assert (error["status"], error["code"], error["field"]) == (status, code, field)
     assert [client.get(p).get_data() for p in ("/api/tables", "/api/tables/T1", "/frames/lobby")] == before
+
+
+def test_the_board_models_last_result_time_is_its_own_shoes(app, client, auth):
+    """The board model's ``last_at`` (and the stale flag behind the "Offline since" band) comes
+    from the shown shoe's last round, not another shoe's: shoe 1 ended at 12:00:00 UTC, shoe 2's
+    first round came at 12:05:00."""
+    from web.service import get_service
+
+    times = iter([1_781_784_000.0, 1_781_784_300.0])  # 2026-06-18 12:00:00 and 12:05:00 UTC
+    get_service(app).clock = lambda: next(times)
+    post(client, auth, 1, ROUND_B)
+    resp = client.post("/api/tables/T1/rounds", json={"shoe": 2, "round": 1, **ROUND_P_NATURAL}, headers=auth)
+    assert resp.status_code == 201, resp.get_data(as_text=True)
+    frame = client.get("/frames/models/tables/T1?orient=landscape").get_json()
+    assert frame["data"]["models"]["landscape"]["last_at"] == "2026-06-18T12:05:00.000Z"
+    past = client.get("/tables/T1/model.json?orient=landscape&shoe=1").get_json()
+    assert past["models"]["landscape"]["last_at"] == "2026-06-18T12:00:00.000Z"
