@@ -39,3 +39,8 @@ accesslog = "-"
 access_log_format = '%(h)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(B)s %(M)sms'
 """The request path without its query string (``%(U)s``; ``%(r)s`` and ``%(q)s`` would write
 query strings, and a feed that puts its token in the URL must not have it logged)."""
+
+control_socket_disable = True
+"""No control socket (gunicorn 27 opens one at ``~/.gunicorn/gunicorn.ctl`` by default, outside
+the deployment's folders); the documented controls are signals (TERM stops, HUP reloads).
+Older gunicorn ignores the name."""
