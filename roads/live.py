@@ -31,7 +31,8 @@ from __future__ import annotations
 import collections
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Callable
 
 from roads.cards import Card, CardError
 from roads.errors import (

@@ -41,7 +41,8 @@ import math
 import threading
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any, Callable, Hashable, Mapping
+from collections.abc import Mapping
+from typing import Any, Callable, Hashable
 
 from flask import Blueprint, Response, current_app, request
 

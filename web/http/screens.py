@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from roads.live import TABLE_STATES
 from web.http.display import shoe_facts, venue_tz

@@ -23,7 +23,8 @@ import json
 import re
 import threading
 from pathlib import Path
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 LANGUAGES: tuple[str, ...] = ("en", "zh", "th", "my", "lo")
 """Supported language codes (ISO 639-1), English first: it is the fallback for every key."""

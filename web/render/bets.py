@@ -9,7 +9,8 @@ Words from the catalogue (``side.*``, ``bet.*``), sized with the bundled fonts.
 from __future__ import annotations
 
 import functools
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping
+from typing import Any, Sequence
 
 import orjson
 

@@ -21,7 +21,8 @@ A table with neither key draws exactly as before (every function here returns no
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping
+from typing import Any, Sequence
 
 from web.render import panels
 from web.render.countdown import fit_state, widest_state

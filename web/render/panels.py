@@ -10,7 +10,8 @@ panel and wording live in :mod:`web.render.bets` (imported here).
 from __future__ import annotations
 
 import functools
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping
+from typing import Any, Sequence
 
 from web import i18n
 from web.render import fonts, prims
