@@ -98,6 +98,10 @@ class LiveModels:
                 self._followed.discard(old)
         return topic
 
+    def known(self, topic: str) -> bool:
+        """Whether ``topic`` is registered (some page, model route or socket asked for it)."""
+        return topic in self._specs
+
     def topics(self) -> list[str]:
         """Registered topics, least recently asked for first."""
         with self._lock:

@@ -82,15 +82,18 @@ def ws_topic_path(topic: str) -> str:
     return topic
 
 
-def push_urls(prefix: str | None, topic: str, embedded_path: str) -> tuple[str, str | None]:
+def push_urls(prefix: str | None, topic: str, embedded_path: str,
+              full_path: str | None = None) -> tuple[str, str | None]:
     """``(subscribe URL, full-frame URL or None)`` for a page of ``topic``, given the
     ``ROADS_PUSH_URL`` setting ``prefix``.
 
     ``embedded_path`` is the service's own WebSocket path of the topic with its query (e.g.
     ``/ws/models/tables/T1?orient=landscape``), used when ``prefix`` is unset (then there is
-    no full-frame URL: a reconnect resyncs). The full-frame URL is ``<prefix>full/`` + that
-    path after ``/ws/`` (nginx maps it to :mod:`web.http.full_frames`), so it names the
-    document by the page's options, which any process can build.
+    no full-frame URL: a reconnect resyncs). The full-frame URL is ``<prefix>full/`` + the
+    path after ``/ws/`` of ``full_path`` (default ``embedded_path``): nginx maps it to
+    :mod:`web.http.full_frames`. ``full_path`` must name every option the document depends on
+    (the pages add the language they resolved from ``Accept-Language``): it is the key of
+    nginx's cache, and any process builds the document from it.
     """
     if prefix is None:
         return embedded_path, None
@@ -99,7 +102,7 @@ def push_urls(prefix: str | None, topic: str, embedded_path: str) -> tuple[str, 
         full = "http://" + full[5:]
     elif full.startswith("wss://"):
         full = "https://" + full[6:]
-    _, marker, rest = embedded_path.partition("/ws/")
+    _, marker, rest = (full_path or embedded_path).partition("/ws/")
     return prefix + ws_topic_path(topic), full + "full/" + (rest if marker else ws_topic_path(topic))
 
 
@@ -143,6 +146,11 @@ class NchanPublisher:
             hub.listen(self.offer)
         self._thread = threading.Thread(target=self._run, name=f"roads-nchan-publisher-{shard[0]}", daemon=True)
         self._thread.start()
+
+    def held(self, topic: str) -> Message | None:
+        """The message ``topic``'s channel holds from this publisher (its last post there), or
+        ``None`` when it has posted nothing there (or another process publishes the channel)."""
+        return self._published.get(topic)
 
     def posts_topic(self, topic: str) -> bool:
         """Whether ``topic``'s channels are this publisher's (its shard of the topics)."""
@@ -329,6 +337,11 @@ class NchanPublishers:
         self.shards = [NchanPublisher(hub, frames, url, keepalive_s=keepalive_s, gate=gate, shard=(i, connections),
                                       listen=False) for i in range(connections)]
         hub.listen(self.offer)
+
+    def held(self, topic: str) -> Message | None:
+        """:meth:`NchanPublisher.held` of the shard that posts ``topic``: what a page that
+        missed a version must start from (:mod:`web.http.full_frames`)."""
+        return self.shards[shard_of(topic, len(self.shards))].held(topic)
 
     def offer(self, topic: str, message: Message) -> None:
         """:meth:`NchanPublisher.offer` of the shard that posts ``topic``."""

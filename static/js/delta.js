@@ -152,10 +152,14 @@
 
   Tracker.prototype.receive = function (msg) {
     if (!msg || typeof msg !== "object") return null;
+    if (msg.topic && (msg.type === "snapshot" || !this.topic)) this.topic = msg.topic;
     if (msg.type === "snapshot") {
-      if (this.fetching) { this.held.push(msg); return null; }
+      if (this.fetching) { this.hold(msg); return null; }
       this.doc = msg.data;
       this.version = msg.version;
+      // posted: false (a full frame of a version the channel may not hold: another process's
+      // lobby): shown, but no delta is applied onto it; the next one is a gap and fetches again
+      this.exact = msg.posted !== false;
       return msg;
     }
     if (msg.type === "keepalive") {
@@ -166,8 +170,8 @@
       return msg;
     }
     if (msg.type !== "delta") return msg;
-    if (this.fetching) { this.held.push(msg); return null; }
-    if (this.doc !== undefined && this.version !== null && msg.base === this.version) {
+    if (this.fetching) { this.hold(msg); return null; }
+    if (this.doc !== undefined && this.version !== null && msg.base === this.version && this.exact !== false) {
       var data;
       try { data = apply(this.doc, msg.ops); } catch (e) { this.gap(null); return null; }
       this.doc = data;
@@ -180,6 +184,12 @@
     return null;
   };
 
+  /** Keep `msg` until the full frame being fetched is in; the newest version seen is the next fetch's since. */
+  Tracker.prototype.hold = function (msg) {
+    this.held.push(msg);
+    if (typeof msg.version === "number") this.wanted = Math.max(this.wanted || 0, msg.version);
+  };
+
   /** A gap: resync from the full frame, then take `msg` (the frame that showed the gap) again. */
   Tracker.prototype.gap = function (msg) {
     var self = this, opts = this.opts;
@@ -189,10 +199,7 @@
       if (opts.reconnect) opts.reconnect();
       return;
     }
-    if (msg) {
-      this.held.push(msg);
-      this.wanted = Math.max(this.wanted || 0, msg.version);
-    }
+    if (msg) this.hold(msg);
     if (this.fetching) return;
     this.fetching = true;
     // The full frame may be older than the deltas that made this a gap (another process that is
@@ -213,6 +220,11 @@
         return resp.json();
       })
       .then(function (frame) {
+        // Another topic's document (a cache keyed without an option the page depends on) is
+        // never applied: reconnect instead (the catch below).
+        if (frame && frame.topic && self.topic && frame.topic !== self.topic) {
+          throw new Error("full document of " + frame.topic + ", not " + self.topic);
+        }
         var held = self.held;
         self.fetching = false;
         self.held = [];
@@ -220,7 +232,12 @@
         if (frame && frame.type === "snapshot" && (self.version === null || frame.version >= self.version)) {
           out.push(self.receive(frame));
         }
-        for (var i = 0; i < held.length; i++) out.push(self.receive(held[i]));
+        for (var i = 0; i < held.length; i++) {
+          var h = held[i];
+          // a snapshot held during the fetch that is older than what the fetch gave is stale
+          if (h.type === "snapshot" && self.version !== null && h.version < self.version) continue;
+          out.push(self.receive(h));
+        }
         for (var k = 0; k < out.length; k++) if (out[k] && opts.emit) opts.emit(out[k]);
       })
       .catch(function () {

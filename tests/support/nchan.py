@@ -2,14 +2,18 @@
 
 :class:`NginxNchan` renders ``deploy/nginx-nchan.conf`` (through ``deploy/render.py``) into a
 temporary folder, starts ``nginx -g 'daemon off;'`` on it and stops it (SIGQUIT, then SIGKILL)
-when the ``with`` block ends; every wait is bounded. :func:`nchan_or_skip` skips a test when
+when the ``with`` block ends; every wait is bounded. :func:`publisher_stand_in` is an HTTP
+server standing in for nchan's publisher location (it records every POST). :func:`nchan_or_skip` skips a test when
 nginx or the module is missing, unless ``ROADS_TEST_REQUIRE_NCHAN=1`` (``.ci/run`` sets it in
 CI, and installs Debian's ``nginx`` and ``libnginx-mod-nchan``), which makes that a failure.
 """
 
 from __future__ import annotations
 
+import contextlib
+import http.server
 import importlib.util
+import json
 import os
 import resource
 import shutil
@@ -17,8 +21,10 @@ import signal
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -26,6 +32,34 @@ from support.serving import ROOT, free_port
 
 NCHAN_MODULE = Path("/usr/lib/nginx/modules/ngx_nchan_module.so")
 TEMPLATE = ROOT / "deploy" / "nginx-nchan.conf"
+
+
+@contextlib.contextmanager
+def publisher_stand_in() -> Iterator[tuple[str, list[tuple[str, dict, float]]]]:
+    """``(publish URL, posts)`` of a loopback HTTP server answering every POST 202 like nchan's
+    publisher location; ``posts`` lists ``(channel, frame dict, monotonic time)`` in order."""
+    posts: list[tuple[str, dict, float]] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_POST(self):  # noqa: N802 (http.server's name)
+            body = self.rfile.read(int(self.headers["Content-Length"]))
+            posts.append((self.path.rsplit("/", 1)[1], json.loads(body), time.monotonic()))
+            self.send_response(202)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/pub/", posts
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 def nginx_binary() -> str | None:

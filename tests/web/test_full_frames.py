@@ -10,6 +10,8 @@ against Banker 5-2 (7).
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from web.http.full_frames import CACHE_CONTROL
@@ -101,3 +103,38 @@ def test_the_board_models_last_result_time_is_its_own_shoes(app, client, auth):
     assert frame["data"]["models"]["landscape"]["last_at"] == "2026-06-18T12:05:00.000Z"
     past = client.get("/tables/T1/model.json?orient=landscape&shoe=1").get_json()
     assert past["models"]["landscape"]["last_at"] == "2026-06-18T12:00:00.000Z"
+
+
+def test_on_the_nchan_tier_a_busy_lobbys_frame_is_the_version_its_channel_holds(app_factory):
+    """The lobby changes with every table's write but its channel is posted at most every
+    web.push.MIN_POST_INTERVAL_S: the frame a page resyncs from must be the version the
+    channel's next delta builds on (what was last posted), not the newest one, which the
+    publisher may skip (a page holding a skipped version would find every delta a gap)."""
+    from support.feed import AUTH, dealt_rounds
+    from support.nchan import publisher_stand_in
+
+    with publisher_stand_in() as (url, posts):
+        client = app_factory("pub", ROADS_NCHAN_PUBLISH_URL=url).test_client()
+        deal = dealt_rounds(12, seed=8)
+        started = time.monotonic()
+        for number, (player, banker) in enumerate(deal, start=1):  # 24 lobby versions in a burst
+            for table in ("A1", "A2"):
+                resp = client.post(f"/api/tables/{table}/rounds", headers=AUTH,
+                                   json={"shoe": 1, "round": number, "player": player, "banker": banker})
+                assert resp.status_code == 201
+        frame = client.get("/frames/lobby").get_json()
+        burst_s = time.monotonic() - started
+        posted = [f for ch, f, _ in posts if ch == "lobby"]
+        assert posted, "the publisher posted the lobby"
+        assert "posted" not in frame  # this process publishes the lobby channel
+        assert frame["version"] == posted[-1]["version"]  # what the channel holds, whatever is newer here
+        if burst_s < 0.15:  # (the first post went at version 1; the next may not go before 0.2 s)
+            assert frame["version"] < 24
+        deadline = time.monotonic() + 5
+        while not any(ch == "lobby" and f["version"] == 24 for ch, f, _ in posts) and time.monotonic() < deadline:
+            time.sleep(0.05)  # the publisher sends the burst's newest within 0.2 s
+        following = [f for ch, f, _ in posts if ch == "lobby" and f["version"] > frame["version"]]
+        # the next frame on the channel builds on the frame's version (or is whole: the skipped
+        # versions made a delta longer than the document)
+        assert following and following[-1]["version"] == 24
+        assert following[0]["type"] == "snapshot" or following[0]["base"] == frame["version"]

@@ -7,13 +7,12 @@ held back, and the shards of one process split the topics without sharing a chan
 
 from __future__ import annotations
 
-import http.server
 import json
-import threading
 import time
 
 import pytest
 
+from support.nchan import publisher_stand_in
 from web.delta import apply as delta_apply
 from web.frames import FrameCache
 from web.hub import Hub
@@ -23,28 +22,8 @@ from web.push import MIN_POST_INTERVAL_S, NchanPublisher, NchanPublishers
 @pytest.fixture
 def nchan_stand_in():
     """``(url, posts)``: posts is a list of ``(channel, frame dict, monotonic time)``."""
-    posts: list[tuple[str, dict, float]] = []
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def do_POST(self):  # noqa: N802 (http.server's name)
-            body = self.rfile.read(int(self.headers["Content-Length"]))
-            posts.append((self.path.rsplit("/", 1)[1], json.loads(body), time.monotonic()))
-            self.send_response(202)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/pub/", posts
-    finally:
-        server.shutdown()
-        server.server_close()
+    with publisher_stand_in() as stand_in:
+        yield stand_in
 
 
 def doc(version: int) -> dict:

@@ -16,19 +16,28 @@ Routes (the same path tails and options as the WebSocket routes of :mod:`web.htt
   from the page's options (any process can answer: the options name the document, not a
   registry entry of the process that served the page)
 
-The answer is ``{"type": "snapshot", "topic", "version", "data"}`` (exactly the first frame
-of a WebSocket on that topic), ``Cache-Control: public, max-age=1``. The option ``since``
-(an integer >= 0, optional) is the version the page needs at least; the answer is always the
-topic's newest version in this process, which with several processes on Redis may briefly
-be older (the page then asks again), and ``since`` keeps the cached answers of different
-gaps apart. Errors: 404 ``unknown_table`` / ``unknown_screen``, 400 naming a bad option, in
-the one error shape (:mod:`web.http.errors`).
+The answer is ``{"type": "snapshot", "topic", "version", "data"}`` (the first frame of a
+WebSocket on that topic), ``Cache-Control: public, max-age=1``. Which version: the one the
+topic's nchan channel holds, when this process publishes it (:meth:`web.push.NchanPublishers.held`):
+the next delta on the channel is built on exactly that version, while the newest version may
+be one the publisher skipped (the lobby changes 200 times a second at 200 tables and is
+posted at most 5 times a second), and a page holding a skipped version would find every delta
+a gap. Otherwise the topic's newest version here; with several processes on Redis a lobby
+topic's newest version in a process that does not publish it may differ from the channel's
+at the same number (the processes apply other tables' writes in their own order), so that
+answer says ``"posted": false`` and the page shows it but takes no delta onto it (it asks
+again with the next one). The option ``since`` (an integer >= 0, optional) is the newest
+version the page has seen: it keeps nginx's cached answers of different gaps apart. A model
+frame whose options no page of this process has asked for is built for the answer and not
+kept (a request cannot fill the registry of followed topics). Errors: 404 ``unknown_table`` /
+``unknown_screen``, 400 naming a bad option, in the one error shape (:mod:`web.http.errors`).
 """
 
 from __future__ import annotations
 
 from typing import Callable
 
+import orjson
 from flask import Blueprint, Response, current_app
 
 from web.frames import FrameCache
@@ -46,10 +55,19 @@ CACHE_CONTROL = "public, max-age=1"
 the frame older than the deltas it holds asks again (``static/js/delta.js``)."""
 
 
-def _answer(topic: str, message: Message) -> Response:
+def _answer(topic: str, message: Message, *, lobby: bool) -> Response:
+    """The frame of what ``topic``'s channel holds (module docstring), else of ``message``
+    (the newest here); ``lobby``: the topic changes with every table's write."""
     frames: FrameCache = current_app.extensions["roads.ws_frames"]
-    return Response(frames.text_for(topic, message, None), mimetype="application/json",
-                    headers={"Cache-Control": CACHE_CONTROL})
+    publisher = current_app.extensions.get("roads.nchan")
+    held = publisher.held(topic) if publisher is not None else None
+    if held is not None:
+        body = frames.text_for(topic, held, None)
+    elif publisher is not None and lobby:
+        body = b'{"type":"snapshot","posted":false,' + frames.text_for(topic, message, None)[len(b'{"type":"snapshot",'):]
+    else:
+        body = frames.text_for(topic, message, None)
+    return Response(body, mimetype="application/json", headers={"Cache-Control": CACHE_CONTROL})
 
 
 def _since() -> None:
@@ -69,7 +87,7 @@ def table_frame(table_id: str) -> Response:
     message = service.hub.latest(topic)
     if message is None:
         message = Message(*service.snapshot_json(table_id))
-    return _answer(topic, message)
+    return _answer(topic, message, lobby=False)
 
 
 @bp.get("/lobby")
@@ -80,7 +98,7 @@ def lobby_frame() -> Response:
     message = service.hub.latest("lobby")
     if message is None:
         message = Message(*service.lobby_json())
-    return _answer("lobby", message)
+    return _answer("lobby", message, lobby=True)
 
 
 def _model(make_spec: Callable[[], model_docs.ModelSpec]) -> Response:
@@ -88,8 +106,13 @@ def _model(make_spec: Callable[[], model_docs.ModelSpec]) -> Response:
     spec = make_spec()
     if spec.table is not None:
         get_service().table(spec.table)
-    message = get_live_models().ensure(spec, watch=True)
-    return _answer(spec.topic, message)
+    live = get_live_models()
+    if live.known(spec.topic):
+        message = live.ensure(spec)
+    else:  # no page here asked for it: built for this answer only (never registered, never followed)
+        doc = model_docs.build(spec)
+        message = Message(int(doc.get("version") or 0), orjson.dumps(doc), document=doc)
+    return _answer(spec.topic, message, lobby=spec.source == "lobby")
 
 
 @bp.get("/models/tables/<table_id>")

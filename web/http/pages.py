@@ -66,7 +66,8 @@ def _push(spec: ModelSpec, endpoint: str, **values: Any) -> dict[str, Any]:
     (as followed on nchan: the page subscribes to it)."""
     get_live_models().register(spec, watch=True)
     query = {k: v for k, v in request.args.items() if k != "page"}
-    ws, full = push_urls(get_settings().push_url, spec.topic, _ws_path(endpoint, **values, **query))
+    ws, full = push_urls(get_settings().push_url, spec.topic, _ws_path(endpoint, **values, **query),
+                         _ws_path(endpoint, **values, **{**query, "lang": spec.lang}))
     return {"ws": ws, "full": full}
 
 
@@ -81,7 +82,9 @@ def _table_push(spec: ModelSpec, table_id: str) -> dict[str, Any]:
         one = replace(spec, orient=orient)
         live.register(one)
         path = _ws_path("model_ws.table_models_socket", table_id=table_id, **query, orient=orient)
-        ws[orient], full[orient] = push_urls(prefix, one.topic, path)
+        full_path = _ws_path("model_ws.table_models_socket", table_id=table_id, **{**query, "lang": one.lang},
+                             orient=orient)  # the language too: a page without ?lang= took it from Accept-Language
+        ws[orient], full[orient] = push_urls(prefix, one.topic, path, full_path)
     return {"ws": ws, "full": full if prefix is not None else None}
 
 
