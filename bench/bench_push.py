@@ -107,6 +107,18 @@ def own_cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def rss_mb(pids: list[int]) -> float:
+    """Resident memory of ``pids`` together, in MB (``VmRSS``; gone processes count 0)."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/status") as f:
+                total += next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+        except (OSError, StopIteration, ValueError):
+            pass
+    return total / 1024
+
+
 def cpu_seconds(pids: list[int]) -> float:
     """utime + stime of ``pids`` (seconds; gone processes count 0)."""
     total = 0
@@ -180,6 +192,11 @@ WORKER = "gevent"
 documents, or ``gthread`` (one OS thread per screen) for comparison."""
 
 
+GC = "tuned"
+"""The service's garbage-collector settings (``--gc``): ``tuned`` as deploy/gunicorn.conf.py
+(:mod:`web.gc_tuning`, through bench/gunicorn_hooks.py), or Python's ``default``."""
+
+
 class Service:
     """gunicorn (:data:`WORKER`), one worker, on a fresh data directory (``env`` adds settings).
     ``threads``: the screens and requests it must hold at once (gthread threads, gevent
@@ -193,7 +210,8 @@ class Service:
         self.proc = subprocess.Popen(
             [gunicorn, "-k", WORKER, "-w", "1", "--threads", str(threads), "--worker-connections",
              str(threads + 200), "--backlog", "8192", "--keep-alive", "75", "-b", f"127.0.0.1:{self.port}", "--graceful-timeout", "2",
-             "--log-level", "warning", "web:create_app()"],
+             "--log-level", "warning", *(["-c", str(ROOT / "bench" / "gunicorn_hooks.py")] if GC == "tuned" else []),
+             "web:create_app()"],
             cwd=str(ROOT), env=full_env, start_new_session=True, stdout=subprocess.DEVNULL)
         wait_port(self.port)
         self._conn = ThreadConnections(self.port)
@@ -581,6 +599,8 @@ def run_tier(tier: str, tables: int, screens: int, rounds: int, rate: float, lab
         if svc is not None and svc.durations:
             d = sorted(svc.durations)
             extra += f"  feed POST median {1000 * d[len(d) // 2]:.1f} ms p99 {1000 * d[int(0.99 * len(d))]:.1f} ms"
+        if svc is not None:
+            extra += f"  service RSS {rss_mb(svc.pids()):.0f} MB"
         print_row(f"{label} [{main}]", fig, cpu[main], len(posts), client_cpu, window, extra)
     finally:
         for thing in (clients, svc, nginx, floor):
@@ -781,12 +801,15 @@ def main() -> None:
                         help="gunicorn worker class of the service (default: the documented gevent)")
     parser.add_argument("--tables-per-feeder", type=int, default=TABLES_PER_FEEDER,
                         help="tables posting through one feed connection in the many-table loads (default 1: each its own)")
+    parser.add_argument("--gc", default=GC, choices=("tuned", "default"),
+                        help="the service's garbage-collector settings (default: tuned, as deploy/gunicorn.conf.py)")
     args = parser.parse_args()
     globals()["WORKER"] = args.worker
+    globals()["GC"] = args.gc
     globals()["TABLES_PER_FEEDER"] = max(1, args.tables_per_feeder)
     only = set(args.only.split(","))
     ensure_node_ws()
-    print(f"bench_push on {os.cpu_count()} cores, gunicorn -k {WORKER}, {TABLES_PER_FEEDER} table(s) per feed connection,"
+    print(f"bench_push on {os.cpu_count()} cores, gunicorn -k {WORKER}, gc {GC}, {TABLES_PER_FEEDER} table(s) per feed connection,"
           f" load {loadavg()} at start", flush=True)
     if "bytes" in only:
         encoding()

@@ -44,3 +44,12 @@ control_socket_disable = True
 """No control socket (gunicorn 27 opens one at ``~/.gunicorn/gunicorn.ctl`` by default, outside
 the deployment's folders); the documented controls are signals (TERM stops, HUP reloads).
 Older gunicorn ignores the name."""
+
+
+def post_worker_init(worker):  # noqa: ANN001, ANN201 (gunicorn's hook)
+    """Once the app is loaded in the worker: shorter, rarer garbage-collector pauses of the
+    event loop (:mod:`web.gc_tuning`: p99 feed-to-screen 6-10 ms instead of 131-164 ms at 200
+    tables x 10 screens)."""
+    from web.gc_tuning import tune_for_serving
+
+    tune_for_serving()
