@@ -779,8 +779,10 @@ def resync_frames(seconds: int = 5) -> None:
         version = 0
         for number, cards in enumerate(dealt(80, seed=5), start=1):
             version = svc.post("T1", 1, number, cards)[1]
-        tail = f"models/tables/T1?orient=landscape&since={version}"
+        tail = f"models/tables/T1?lang=en&orient=landscape&since={version}"
         conn = http.client.HTTPConnection("127.0.0.1", svc.port, timeout=30)
+        conn.request("GET", "/tables/T1/model.json?lang=en&orient=landscape")  # what the page asks first: followed
+        conn.getresponse().read()
         conn.request("GET", "/frames/" + tail)
         size = len(conn.getresponse().read())
         _reserve(f"resync, board model frame ({size // 1024} KiB, round 80)",
