@@ -49,10 +49,12 @@ def text_frame(payload: bytes) -> bytes:
     return header + payload
 
 
-def snapshot_text(topic: str, message: Message) -> bytes:
-    """``{"type":"snapshot","topic":...,"version":...,"data":<payload>}`` as UTF-8 bytes."""
-    return b'{"type":"snapshot","topic":%s,"version":%d,"data":%s}' % (
-        json.dumps(topic).encode(), message.version, message.payload)
+def snapshot_text(topic: str, message: Message, *, posted: bool = True) -> bytes:
+    """``{"type":"snapshot","topic":...,"version":...,"data":<payload>}`` as UTF-8 bytes;
+    ``posted`` False adds ``"posted":false`` (a version the topic's nchan channel may not hold:
+    :mod:`web.http.full_frames`)."""
+    return b'{"type":"snapshot",%s"topic":%s,"version":%d,"data":%s}' % (
+        b"" if posted else b'"posted":false,', json.dumps(topic).encode(), message.version, message.payload)
 
 
 def epoch(message: Message) -> Any:

@@ -153,6 +153,12 @@ class Hub:
         t = self._topics.get(topic)
         return t.latest if t is not None else None
 
+    def latest_or(self, topic: str, initial: Callable[[], tuple[int, bytes]]) -> Message:
+        """:meth:`latest`, or, when ``topic`` has published nothing yet, a message (not
+        published) of ``initial()``'s ``(version, payload)``."""
+        message = self.latest(topic)
+        return message if message is not None else Message(*initial())
+
     def topics(self) -> list[str]:
         """Every topic published so far (any order)."""
         with self._lock:

@@ -99,11 +99,6 @@ class TableView:
     lobby_entry: dict[str, Any]
     lobby_encoded: Encoded
 
-    @property
-    def json(self) -> bytes:
-        """The snapshot's JSON bytes."""
-        return self.encoded()
-
 
 class TableSlot:
     """One known table: its record (``table``), the lock its writers and record readers hold,

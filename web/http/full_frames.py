@@ -40,7 +40,7 @@ from typing import Callable
 import orjson
 from flask import Blueprint, Response, current_app
 
-from web.frames import FrameCache
+from web.frames import FrameCache, snapshot_text
 from web.hub import Message
 from web.http import model_docs
 from web.http.errors import BadRequest
@@ -64,7 +64,7 @@ def _answer(topic: str, message: Message, *, lobby: bool) -> Response:
     if held is not None:
         body = frames.text_for(topic, held, None)
     elif publisher is not None and lobby:
-        body = b'{"type":"snapshot","posted":false,' + frames.text_for(topic, message, None)[len(b'{"type":"snapshot",'):]
+        body = snapshot_text(topic, message, posted=False)
     else:
         body = frames.text_for(topic, message, None)
     return Response(body, mimetype="application/json", headers={"Cache-Control": CACHE_CONTROL})
@@ -84,10 +84,7 @@ def table_frame(table_id: str) -> Response:
     service = get_service()
     service.table(table_id)
     topic = f"table:{table_id}"
-    message = service.hub.latest(topic)
-    if message is None:
-        message = Message(*service.snapshot_json(table_id))
-    return _answer(topic, message, lobby=False)
+    return _answer(topic, service.hub.latest_or(topic, lambda: service.snapshot_json(table_id)), lobby=False)
 
 
 @bp.get("/lobby")
@@ -95,10 +92,7 @@ def lobby_frame() -> Response:
     """The lobby list's snapshot frame."""
     _since()
     service = get_service()
-    message = service.hub.latest("lobby")
-    if message is None:
-        message = Message(*service.lobby_json())
-    return _answer("lobby", message, lobby=True)
+    return _answer("lobby", service.hub.latest_or("lobby", service.lobby_json), lobby=True)
 
 
 def _model(make_spec: Callable[[], model_docs.ModelSpec]) -> Response:

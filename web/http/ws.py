@@ -385,10 +385,7 @@ def stream(ws: Any, topic: str, initial: Callable[[], tuple[int, bytes]]) -> Non
     hub = get_service(app).hub
     frames: FrameCache = app.extensions["roads.ws_frames"]
     keepalive = get_settings(app).ws_keepalive_s
-    message = hub.latest(topic)
-    if message is None:
-        version, payload = initial()
-        message = Message(version, payload)
+    message = hub.latest_or(topic, initial)
     sub = Subscriber(ws, topic, frames, message.version)
     sub.write_blocking(message)
     fanout = fanout_of(app, get_service(app).hub)
