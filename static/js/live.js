@@ -24,7 +24,8 @@
  * in one place. opts: {ws, full, modelUrl, keepaliveS, tz, svg, state, show(doc),
  * offlineText() -> "Offline since {time}"}. Every frame counts in state.messages and sets
  * state.lastHeard; a whole document goes to show(doc). After hearing nothing for twice the
- * keepalive interval the page is offline: state.offline, class "offline" on <html>, the svg's
+ * keepalive interval, or with its socket closed and not back for DOWN_MS (a stopped server:
+ * the reconnects are refused), the page is offline: state.offline, class "offline" on <html>, the svg's
  * .offline-text says since when (venue time zone tz), and modelUrl is asked every 3 s
  * (state.fetches); the first answer or frame clears it, shows the document and reconnects.
  * state.status and <html data-live> follow the socket. Returns the started LiveSocket, or null
@@ -163,6 +164,11 @@
     this.timer = setTimeout(function () { self.connect(); }, delay);
   };
 
+  /** How long a closed socket may stay down before the page says it is offline, in ms: a
+   * reconnect after a dropped connection takes 0.25-0.5 s (the first retry), a stopped server
+   * refuses every one; a server that is up but silent is noticed by the keepalives instead. */
+  var DOWN_MS = 5000;
+
   LiveSocket.watch = function (opts) {
     var state = opts.state, root = document.documentElement, live = null;
     if (!opts.ws || !global.WebSocket) return null;
@@ -199,13 +205,19 @@
     }
 
     var keepMs = (opts.keepaliveS || 20) * 1000;
+    var downSince = null; // when the socket closed and has not been live since
     function open(ws, full, modelUrl) { // the watched socket, or (retarget) another topic's in its place
       if (live) live.stop();
       if (modelUrl) opts.modelUrl = modelUrl;
       live = new LiveSocket(ws, {
         fullUrl: full,
         idleMs: keepMs * 3,
-        onStatus: function (status) { state.status = status; root.setAttribute("data-live", status); },
+        onStatus: function (status) {
+          state.status = status;
+          root.setAttribute("data-live", status);
+          if (status === "live") downSince = null;
+          else if (status === "offline" && downSince === null) downSince = Date.now();
+        },
         onMessage: function (msg) { // the one place a frame arrives (whole documents: deltas are applied)
           state.messages++;
           state.lastHeard = Date.now();
@@ -218,7 +230,11 @@
     }
     open(opts.ws, opts.full);
     setInterval(function () {
-      if (Date.now() - state.lastHeard > 2 * keepMs) { setOffline(true); probe(); }
+      var now = Date.now();
+      if (now - state.lastHeard > 2 * keepMs || (downSince !== null && now - downSince > DOWN_MS)) {
+        setOffline(true);
+        probe();
+      }
     }, Math.min(1000, keepMs / 4));
     return live;
   };

@@ -445,6 +445,33 @@ def _poll(page, expression, timeout_s=10.0):
         time.sleep(0.05)
 
 
+def test_a_stopped_server_shows_offline_within_seconds_whatever_the_keepalive(browser, tmp_path):
+    """With the default 20 s keepalive, a board whose server is killed says "Offline since"
+    once its reconnects have been refused for 5 s (static/js/live.js DOWN_MS), not after the
+    40 s of silence the keepalives alone would take; the time shown is when it last heard."""
+    import time
+
+    from support.serving import ServeProcess
+
+    proc = ServeProcess(tmp_path / "data")
+    try:
+        base = f"http://{proc.base}"
+        for i, (p, b) in enumerate(dealt_rounds(6, seed=6), 1):
+            _post(base, "T1", i, {"player": p, "banker": b})
+        page = open_page(browser, base + "/tables/T1")
+        _poll(page, "window.__roads.status === 'live'", 10)
+    finally:
+        proc.kill()
+    killed = time.monotonic()
+    _poll(page, "document.documentElement.classList.contains('offline')", 12)
+    assert 4.5 < time.monotonic() - killed < 12
+    assert page.evaluate("document.querySelector('.offline-text').textContent").startswith("Offline since ")
+    assert page.evaluate("getComputedStyle(document.querySelector('svg .offline-band')).opacity") == "1"
+    shot(page, "board_server_stopped_default_keepalive.png")
+    assert page.js_errors == []  # type: ignore[attr-defined]
+    page.close()
+
+
 def test_the_offline_band_clears_when_the_server_is_back_and_the_roads_resync(browser, tmp_path):
     """``roads serve`` killed under an open board, then started again on the same port and data:
     the band goes, and a round posted to the new process shows."""
