@@ -54,7 +54,7 @@ from urllib.parse import quote
 from roads import bounded_json
 from roads.cards import Card, CardError
 from roads.errors import DealOrder
-from roads.live import TABLE_STATES
+from roads.table_state import TABLE_STATES
 from roads.record import deal_order, split_deal
 from roads.shoe import Shoe
 

@@ -4,8 +4,8 @@ A :class:`Table` is judged and changed in two steps, so that a store can make ea
 durable in between:
 
 * :meth:`Table.decide` takes a *write* (:class:`RecordRound`, :class:`StartShoe`,
-  :class:`VoidRound`, :class:`CorrectRound`, :class:`roads.live.DealCards`,
-  :class:`roads.live.SetState`: small frozen dataclasses) and answers with the
+  :class:`VoidRound`, :class:`CorrectRound`, :class:`roads.dealing.DealCards`,
+  :class:`roads.table_state.SetState`: small frozen dataclasses) and answers with the
   :class:`roads.events.Event` that would record it, or :class:`roads.events.Unchanged` when
   the record already holds it (every write is idempotent: feeds retry). It changes nothing,
   and raises a :mod:`roads.errors` error naming the field when the write is refused.
@@ -33,8 +33,9 @@ The rules (``docs/api.md`` section "Feed (writes)"; ``docs/domain.md`` sections 
   (:attr:`roads.cards.Card.burn_count`);
 * a voided round stays in the record and counts nowhere; a voided round is not corrected;
   a correction keeps the previous content in the round's history;
-* a round may be dealt card by card (:mod:`roads.live`): while it is in progress no other
-  round or shoe starts, and once complete it is recorded exactly as if posted whole.
+* a round may be dealt card by card (:mod:`roads.dealing`): while it is in progress no other
+  round or shoe starts, and once complete it is recorded exactly as if posted whole;
+* the table's state, dealer and limits are set by :class:`roads.table_state.SetState`.
 
 Standard library only.
 """
@@ -51,13 +52,15 @@ from roads.errors import (
     AlreadyVoided, BadCardText, BurnCount, CutCardPosition, RoundConflict, RoundGap, RoundVoided, ShoeBackwards, ShoeConflict,
     RoundInProgress, ShoeEnded, UnknownRound, UnknownShoe, UnknownVariant,
 )
-from roads import live
+from roads import dealing, table_state
+from roads.dealing import DealCards
 from roads.events import CARD, CORRECT, ROUND, SHOE, STATE, VOID, Event, Unchanged
 from roads.record import (
     RoundRecord, ShoeRecord, check_copies, check_round, describe, ordered_round, result_of, round_cards,
 )
 from roads.shoe import ShoeError, check_cut_card_position
 from roads.shoe_roads import ShoeRoads
+from roads.table_state import SetState, TableStatus
 from roads.variants import DEFAULT_VARIANT_ID, Variant, get_variant
 
 log = logging.getLogger(__name__)
@@ -137,7 +140,7 @@ class CorrectRound:
         object.__setattr__(self, "data", ordered_round(self.data))
 
 
-Write = Union[RecordRound, StartShoe, VoidRound, CorrectRound, live.DealCards, live.SetState]
+Write = Union[RecordRound, StartShoe, VoidRound, CorrectRound, DealCards, SetState]
 """A write to a table's record (each class has ``creates_table``: whether it may be a new
 table's first write)."""
 
@@ -157,13 +160,13 @@ class Table:
                  limits: Mapping[str, Any] | None = None) -> None:
         self.id = table_id
         self.variant_id = variant_id
-        self.limits = None if limits is None else live.check_limits(limits, self.default_variant(), "limits")
-        """The configured table limits (:func:`roads.live.check_limits` shape), or ``None``."""
+        self.limits = None if limits is None else table_state.check_limits(limits, self.default_variant(), "limits")
+        """The configured table limits (:func:`roads.table_state.check_limits` shape), or ``None``."""
         self.seq = 0
         self.shoes: dict[int, ShoeRecord] = {}
         self.current: ShoeRecord | None = None
-        self.status = live.TableStatus()
-        """The table's state as the feed last set it (:class:`roads.live.TableStatus`)."""
+        self.status = TableStatus()
+        """The table's state as the feed last set it (:class:`roads.table_state.TableStatus`)."""
 
     @classmethod
     def replay(cls, table_id: str, events: Iterable[Event], *, variant_id: str | None = None,
@@ -285,7 +288,10 @@ class Table:
                 table=self.id, shoe=shoe.number, round=stored.number, extra={"stored": stored.export(shoe.number)},
             )
         if shoe.in_progress is not None:
-            return live.complete_whole(self, shoe, w, at)
+            if round_no != shoe.in_progress.number:
+                raise self._in_progress(shoe, f"round {round_no}")
+            dealing.check_whole(shoe, data)
+            return self._event(ROUND, shoe_no, round_no, {"round": data}, at)
         self._check_next(shoe, round_no)
         check_copies(shoe.copies, shoe.decks, round_cards(data), shoe_no)
         return self._event(ROUND, shoe_no, round_no, {"round": data}, at)
@@ -375,13 +381,58 @@ class Table:
         check_copies(s.copies, s.decks, round_cards(w.data), w.shoe, removed=[c for _, c in round_cards(r.data)])
         return self._event(CORRECT, w.shoe, w.round, {"round": w.data, "reason": w.reason}, clock())
 
+    def _decide_cards(self, w: DealCards, clock: Callable[[], float]) -> Event | Unchanged:
+        """A ``"card"`` event while the round stays in progress, the whole round's ``"round"``
+        event when these cards complete it (:func:`roads.dealing.deal`), or unchanged for cards
+        already stored (also of a recorded round, against its content now or as first recorded:
+        :func:`roads.dealing.check_recorded`).
+
+        Raises, besides the round rules of :meth:`_decide_round` (RoundGap, ShoeBackwards,
+        ShoeEnded, RoundInProgress for another round), what those two raise: CardGap,
+        CardConflict, DealOrder, RoundVoided, TooManyCopies."""
+        at = clock()
+        shoe, stored = self._place(w.shoe, w.round)
+        opens = None
+        if shoe is None:
+            opens = self._opens_shoe()
+            dealt = dealing.deal(w, None, collections.Counter(), opens["decks"])
+        elif stored is not None:
+            dealing.check_recorded(shoe.number, stored, w)
+            return Unchanged(w.shoe, w.round)
+        else:
+            ip = shoe.in_progress
+            if ip is not None and ip.number != w.round:
+                raise self._in_progress(shoe, f"round {w.round}")
+            if ip is None:
+                self._check_next(shoe, w.round)
+            dealt = dealing.deal(w, ip, shoe.copies, shoe.decks)
+        if dealt is None:
+            return Unchanged(w.shoe, w.round)
+        kind, data = dealt
+        if opens is not None:
+            data["opens_shoe"] = opens
+        return self._event(kind, w.shoe, w.round, data, at)
+
+    def _decide_state(self, w: SetState, clock: Callable[[], float]) -> Event | Unchanged:
+        """The ``"state"`` event of the whole new state (:func:`roads.table_state.next_status`;
+        its ``shoe`` is the current shoe's number, 0 before the first), or unchanged when ``w``
+        sets nothing new. Raises BadTableState, UnknownBet."""
+        at = clock()
+        cur = self.current
+        new = table_state.next_status(self.status, w, at,
+                                      lambda: cur.variant if cur is not None else self.default_variant())
+        shoe = cur.number if cur is not None else 0
+        if new == self.status:
+            return Unchanged(shoe)
+        return self._event(STATE, shoe, None, new.data(), at)
+
     _DECIDE: dict[type, Callable[..., Event | Unchanged]] = {
         RecordRound: _decide_round,
         StartShoe: _decide_shoe,
         VoidRound: _decide_void,
         CorrectRound: _decide_correct,
-        live.DealCards: live.decide_cards,
-        live.SetState: live.decide_state,
+        DealCards: _decide_cards,
+        SetState: _decide_state,
     }
 
     # ------------------------------------------------------------------ applying
@@ -422,6 +473,15 @@ class Table:
             raise ValueError(f"table {self.id!r} event {ev.seq}: no shoe {ev.shoe}")
         return s
 
+    def _event_shoe(self, ev: Event) -> ShoeRecord:
+        """The shoe a ``"round"`` or ``"card"`` event goes to: opened by it (``"opens_shoe"``,
+        round 1 only) or stored."""
+        if "opens_shoe" in ev.data:
+            if ev.round != 1:
+                raise ValueError(f"table {self.id!r} shoe {ev.shoe}: round {ev.round} opens the shoe")
+            return self._open_shoe(ev.shoe, ev.data["opens_shoe"], ev.at, explicit=False)
+        return self._stored_shoe(ev)
+
     @staticmethod
     def _stored_round(s: ShoeRecord, ev: Event) -> RoundRecord:
         r = s.round(ev.round or 0)
@@ -436,12 +496,8 @@ class Table:
         d = ev.data
         data = ordered_round(d["round"])
         result = result_of(data)
-        if "opens_shoe" in d:
-            if ev.round != 1:
-                raise ValueError(f"table {self.id!r} shoe {ev.shoe}: round {ev.round} opens the shoe")
-            s = self._open_shoe(ev.shoe, d["opens_shoe"], ev.at, explicit=False)
-        else:
-            s = self._stored_shoe(ev)
+        s = self._event_shoe(ev)
+        if "opens_shoe" not in d:
             if ev.round != len(s.rounds) + 1:
                 raise ValueError(f"table {self.id!r} shoe {ev.shoe}: round {ev.round} after {len(s.rounds)}")
             ip = s.in_progress
@@ -485,11 +541,23 @@ class Table:
             s.roads.correct(r.number, result)
         return s
 
+    def _apply_cards(self, ev: Event) -> ShoeRecord:
+        """The round in progress gets the event's cards (:func:`roads.dealing.add_cards`; the
+        shoe opened first when the event opens it), and they are out of the shoe."""
+        s = self._event_shoe(ev)
+        s.in_progress, taken = dealing.add_cards(s.in_progress, len(s.rounds), ev)
+        s.copies.update(taken)
+        return s
+
+    def _apply_state(self, ev: Event) -> None:
+        """The table's state becomes the event's payload (no shoe changes)."""
+        self.status = TableStatus.from_data(ev.data)
+
     _APPLY: dict[str, Callable[["Table", Event], ShoeRecord | None]] = {
         SHOE: _apply_shoe,
         ROUND: _apply_round,
         VOID: _apply_void,
         CORRECT: _apply_correct,
-        CARD: live.apply_cards,
-        STATE: live.apply_state,
+        CARD: _apply_cards,
+        STATE: _apply_state,
     }

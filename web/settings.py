@@ -364,7 +364,7 @@ def table_configs(value: Any) -> TableConfigs:
     """Parse ``ROADS_TABLES`` into ``{table_id: {"name": str | None, "variant": str | None}}``,
     plus ``"limits": {"min", "max", "bets"?}`` for a table that gives them (table limits per
     bet in the table's currency; their shape and amounts are checked by the service,
-    :func:`roads.live.check_limits`, which raises :class:`ConfigError` naming the field).
+    :func:`roads.table_state.check_limits`, which raises :class:`ConfigError` naming the field).
 
     ``value`` is ``None`` (no tables), JSON text, a path of a JSON file, or the already
     parsed object/list (tests pass that). Raises :class:`ConfigError` naming the table and

@@ -32,7 +32,7 @@ from typing import Any, Iterator, Mapping
 import orjson
 
 from roads.errors import UnknownTable
-from roads.live import SetState
+from roads.table_state import SetState
 from roads.shoe_roads import ShoeRoads
 from roads.snapshot import build_snapshot
 from roads.table import ShoeRecord, Table
@@ -46,7 +46,7 @@ by replaying the shoe's recorded operations."""
 
 def state_json(table: Table) -> dict[str, Any]:
     """The table's state for readers: ``{"state", "since", "closes_at", "dealer", "limits"}``
-    (:meth:`roads.live.TableStatus.to_json`, configured limits unless the feed set others)."""
+    (:meth:`roads.table_state.TableStatus.to_json`, configured limits unless the feed set others)."""
     return table.status.to_json(table.limits)
 
 

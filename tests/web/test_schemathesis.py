@@ -14,7 +14,7 @@ number written with a fraction (``3.0``; JSON Schema counts it as the integer 3,
 takes JSON types strictly, docs/api.md), a ``PUT`` body naming another shoe or round than
 its path (``path_mismatch``), and a ``date-time`` whose instant in UTC falls outside years
 1-9999 (``0001-01-01T00:00:00+00:02`` is RFC 3339 but 1 minute 58 s before year 1 in UTC:
-refused as ``invalid_value`` "out of range", roads/live.py ``parse_time``).
+refused as ``invalid_value`` "out of range", roads/table_state.py ``parse_time``).
 
 Bounded for CI: :data:`MAX_EXAMPLES` generated cases per operation (plus schemathesis'
 explicit examples and coverage cases): about 1,600 calls in about 12 s.

@@ -15,7 +15,7 @@ Routes (all under ``/api``, all need ``Authorization: Bearer <ROADS_FEED_TOKEN>`
 - ``POST /tables/<table_id>/shoes/<shoe>/rounds/<round>/void``: void a round with a reason
 - ``PUT /tables/<table_id>/shoes/<shoe>/rounds/<round>``: correct a round
 - ``POST /tables/<table_id>/shoes/<shoe>/rounds/<round>/cards``: cards of a round dealt card
-  by card (:mod:`roads.live`)
+  by card (:mod:`roads.dealing`)
 - ``POST /tables/<table_id>/state``: the table's state, dealer and limits
 """
 

@@ -2,7 +2,8 @@
 
 Same conventions as :mod:`web.http.schemas` (pydantic v2, strict types, unknown fields refused,
 :func:`web.http.schemas.validate` names the offending field in a 400); the rules (deal order,
-copies, states) are :mod:`roads.live`'s. Each model turns into its write with ``write()``.
+copies, states) are :mod:`roads.dealing`'s and :mod:`roads.table_state`'s. Each model turns
+into its write with ``write()``.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
-from roads.live import KEEP, TABLE_STATES, DealCards, SetState, parse_time
+from roads.dealing import DealCards
+from roads.table_state import KEEP, TABLE_STATES, SetState, parse_time
 from roads.shoe import MAX_ROUND_CARDS
 from web.http.schemas import CardText
 
@@ -39,7 +41,7 @@ class CardsIn(_Strict):
     """The cut card came out during this round (or comes out right after it): the shoe's last."""
 
     def write(self, shoe: int, round_no: int) -> DealCards:
-        """The :class:`roads.live.DealCards` write of this body for ``shoe``/``round_no``."""
+        """The :class:`roads.dealing.DealCards` write of this body for ``shoe``/``round_no``."""
         return DealCards(shoe, round_no, self.position, tuple(self.cards), tuple(self.burn), self.cut_card)
 
 
@@ -86,7 +88,7 @@ class StateIn(_Strict):
         return self
 
     def write(self) -> SetState:
-        """The :class:`roads.live.SetState` write of this body (fields not sent are kept)."""
+        """The :class:`roads.table_state.SetState` write of this body (fields not sent are kept)."""
         given = self.model_fields_set
 
         def keep(name: str, value: object) -> object:

@@ -25,7 +25,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from roads.live import TABLE_STATES
+from roads.table_state import TABLE_STATES
 from web.http.display import shoe_facts, venue_tz
 from web.http.errors import BadRequest, NotFound
 from web.http.query import BAD_PARAMETER, int_arg, quoted
@@ -43,7 +43,7 @@ UNKNOWN_STATE = "unknown"
 """The ``state`` filter value of a table whose feed has set no state."""
 
 STATE_FILTERS: tuple[str, ...] = (*TABLE_STATES, UNKNOWN_STATE)
-"""Values of the ``state`` option: the feed's table states (:data:`roads.live.TABLE_STATES`) and
+"""Values of the ``state`` option: the feed's table states (:data:`roads.table_state.TABLE_STATES`) and
 :data:`UNKNOWN_STATE`."""
 
 OPEN_ORDER: dict[str, int] = {"betting": 0, "dealing": 1, "result": 1, "shuffling": 2, "closed": 3,

@@ -1,5 +1,5 @@
-"""Rounds dealt card by card and the table's state (roads.live, roads.tableau.next_card), with no
-Flask and no store. Expected values are worked by hand from the deal order (P, B, P, B, then
+"""Rounds dealt card by card (roads.dealing through roads.table.Table, roads.tableau.next_card), with
+no Flask and no store. Expected values are worked by hand from the deal order (P, B, P, B, then
 third cards; seed 004) and the drawing rules (docs/domain.md section 1)."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ import pytest
 from roads import errors
 from roads.cards import parse_cards
 from roads.events import Event, Unchanged
-from roads.live import KEEP, DealCards, SetState, check_limits
+from roads.dealing import DealCards, add_cards
 from roads.record import deal_order, split_deal
 from roads.table import RecordRound, StartShoe, Table, VoidRound
+from roads.table_state import SetState
 from roads.tableau import TableauError, next_card
-from roads.variants import get_variant
 
 
 class Clock:
@@ -237,52 +237,20 @@ def test_replay_of_card_events_rebuilds_the_round_in_progress():
     assert [e.kind for e in events] == ["shoe", "round", "card", "card", "state"]
 
 
-# ----------------------------------------------------------------------------- table state
-def test_state_betting_countdown_dealer_and_repeats():
-    t = Table("T1")
-    ev = write(t, SetState(state="betting", seconds_left=15, dealer="Anna"), Clock(100.0))
-    assert (ev.kind, ev.shoe, ev.round, ev.data) == ("state", 0, None, {"state": "betting", "since": 100.0,
-                                                                       "closes_at": 115.0, "dealer": "Anna",
-                                                                       "limits": None})
-    assert t.decide(SetState(state="betting", seconds_left=14.2), Clock(100.5)) == Unchanged(0)  # 114.7: same
-    ev = write(t, SetState(seconds_left=20), Clock(101.0))
-    assert (ev.data["closes_at"], ev.data["since"]) == (121.0, 100.0)  # still betting since 100
-    ev = write(t, SetState(state="dealing"), Clock(125.0))
-    assert (ev.data["state"], ev.data["since"], ev.data["closes_at"], ev.data["dealer"]) == ("dealing", 125.0, None, "Anna")
-    with pytest.raises(errors.BadTableState) as e:
-        t.decide(SetState(closes_at=200.0), Clock())
-    assert e.value.field == "closes_at"
-    assert t.decide(SetState(dealer="Anna"), Clock()) == Unchanged(0)
-    ev = write(t, SetState(dealer=None), Clock())
-    assert ev.data["dealer"] is None
+def test_add_cards_returns_the_round_with_its_new_cards_and_leaves_the_given_one_as_it_was():
+    first = Event("T1", 2, "card", 1, 1, {"position": 1, "cards": ["4S", "7C"], "burn": ["QS"]}, 5.0)
+    ip, taken = add_cards(None, 0, first)
+    assert (ip.number, ip.started_at, ip.cards, ip.burn, ip.cut_card) == (1, 5.0, ["4S", "7C"], ["QS"], False)
+    assert [str(c) for c in taken] == ["QS", "4S", "7C"]
+    more = Event("T1", 3, "card", 1, 1, {"position": 3, "cards": ["KD"], "cut_card": True}, 6.0)
+    after, taken = add_cards(ip, 0, more)
+    assert (after.cards, after.burn, after.cut_card, after.started_at) == (["4S", "7C", "KD"], ["QS"], True, 5.0)
+    assert [str(c) for c in taken] == ["KD"]
+    assert (ip.cards, ip.cut_card) == (["4S", "7C"], False)
 
 
-def test_state_write_checks_itself():
-    for kwargs, field in (({"state": "napping"}, "state"), ({"closes_at": 1.0, "seconds_left": 2}, "seconds_left"),
-                          ({"seconds_left": -1}, "seconds_left"), ({}, None)):
-        with pytest.raises(errors.BadTableState) as e:
-            SetState(**kwargs)
-        assert e.value.field == field
-    assert SetState(state=None).state is None and SetState(dealer="x").state is KEEP
-
-
-def test_limits_are_checked_against_the_variant_and_override_the_configured_ones():
-    variant = get_variant("seed000_live")
-    assert check_limits({"max": 500, "min": 5, "bets": {"tie": {"max": 50, "min": 1}, "banker": {"min": 5, "max": 400}}},
-                        variant) == {"min": 5, "max": 500, "bets": {"banker": {"min": 5, "max": 400},
-                                                                     "tie": {"min": 1, "max": 50}}}
-    for limits, cls, field in (({"min": 5}, errors.BadTableState, "limits.max"),
-                               ({"min": -1, "max": 5}, errors.BadTableState, "limits.min"),
-                               ({"min": True, "max": 5}, errors.BadTableState, "limits.min"),
-                               ({"min": 1, "max": 5, "currency": "THB"}, errors.BadTableState, "limits.currency"),
-                               ({"min": 1, "max": 5, "bets": {"super_six": {"min": 1, "max": 2}}}, errors.UnknownBet,
-                                "limits.bets.super_six")):
-        with pytest.raises(cls) as e:
-            check_limits(limits, variant)
-        assert e.value.field == field
-    t = Table("T1", limits={"min": 100, "max": 10_000})
-    assert t.status.to_json(t.limits)["limits"] == {"min": 100, "max": 10_000}
-    write(t, SetState(limits={"min": 50, "max": 5_000}))
-    assert t.status.to_json(t.limits)["limits"] == {"min": 50, "max": 5_000}
-    write(t, SetState(limits=None))
-    assert t.status.to_json(t.limits)["limits"] == {"min": 100, "max": 10_000}
+@pytest.mark.parametrize("recorded,data", [(1, {"position": 1, "cards": ["4S"]}),   # round 1 after round 1
+                                           (0, {"position": 2, "cards": ["4S"]})])  # a round starts at card 1
+def test_add_cards_refuses_a_card_event_out_of_place(recorded, data):
+    with pytest.raises(ValueError, match="table 'T1' shoe 1: card"):
+        add_cards(None, recorded, Event("T1", 2, "card", 1, 1, data, 5.0))
