@@ -64,31 +64,22 @@ def ordered_round(round_data: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def result_of(round_data: Mapping[str, Any]) -> RoundResult:
-    """The :class:`RoundResult` of a canonical round (cards or result-level).
-
-    Raises :class:`roads.cards.CardError`, :class:`roads.tableau.TableauError` or
-    :class:`roads.outcome.ResultError` when it breaks the rules (:func:`check_round` names them
-    as domain errors).
-    """
-    if "result" in round_data:
-        r = dict(round_data["result"])
-        return RoundResult.from_result(
-            r.pop("winner"), r.pop("player_total"), r.pop("banker_total"),
-            r.pop("player_pair"), r.pop("banker_pair"), r.pop("natural"), **r,
-        )
-    return RoundResult.from_cards(parse_cards(round_data["player"]), parse_cards(round_data["banker"]))
-
-
-def check_round(round_data: Mapping[str, Any]) -> RoundResult:
-    """:func:`result_of`, with the rule broken raised as a domain error.
+    """The :class:`RoundResult` of a canonical round (cards or result-level), with the rule a
+    round breaks raised as a domain error.
 
     Raises :class:`roads.errors.TableauViolation` (``field`` the side whose card breaks the
-    tableau: the third card after a natural belongs to the side that drew it),
-    :class:`roads.errors.ResultContradiction` (``field`` ``"result.<name>"``) or
-    :class:`roads.errors.BadCardText`.
+    tableau, :func:`roads.tableau.check_round`: the third card after a natural belongs to the
+    side that drew it), :class:`roads.errors.ResultContradiction` (``field``
+    ``"result.<name>"``) or :class:`roads.errors.BadCardText`.
     """
     try:
-        return result_of(round_data)
+        if "result" in round_data:
+            r = dict(round_data["result"])
+            return RoundResult.from_result(
+                r.pop("winner"), r.pop("player_total"), r.pop("banker_total"),
+                r.pop("player_pair"), r.pop("banker_pair"), r.pop("natural"), **r,
+            )
+        return RoundResult.from_cards(parse_cards(round_data["player"]), parse_cards(round_data["banker"]))
     except TableauError as e:
         side = "banker" if e.rule.startswith("banker") else "player"
         if e.rule == "natural":

@@ -56,7 +56,7 @@ from roads import dealing, table_state
 from roads.dealing import DealCards
 from roads.events import CARD, CORRECT, ROUND, SHOE, STATE, VOID, Event, Unchanged
 from roads.record import (
-    RoundRecord, ShoeRecord, check_copies, check_round, describe, ordered_round, result_of, round_cards,
+    RoundRecord, ShoeRecord, check_copies, describe, ordered_round, result_of, round_cards,
 )
 from roads.shoe import ShoeError, check_cut_card_position
 from roads.shoe_roads import ShoeRoads
@@ -83,7 +83,7 @@ class RecordRound:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "data", ordered_round(self.data))
-        check_round(self.data)
+        result_of(self.data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -359,7 +359,7 @@ class Table:
         """Raises, in this order: UnknownShoe, UnknownRound (the correction names what the
         record lacks; the table is the caller's, see :meth:`roads.table.Table.decide`), then
         the round's own rules (TableauViolation, ResultContradiction, BadCardText:
-        :func:`roads.record.check_round`), then the record's: RoundInProgress for the round
+        :func:`roads.record.result_of`), then the record's: RoundInProgress for the round
         being dealt card by card, RoundVoided (``extra["stored"]``), ShoeEnded (a cut card on a
         round before the shoe's last recorded one; field ``"cut_card"``), TooManyCopies (the
         round's previous cards are given back first)."""
@@ -367,7 +367,7 @@ class Table:
         in_progress = s.in_progress is not None and s.in_progress.number == w.round
         if not in_progress:
             s, r = self.find(w.shoe, w.round)
-        check_round(w.data)
+        result_of(w.data)
         if in_progress:
             raise self._in_progress(s, "a correction of it")
         if r.void is not None:
