@@ -6,6 +6,10 @@ new column; the colour each derived road would add for that cell follows
 :func:`roads.derived.derived_color`. ``None`` when that road would not have started at
 that cell (and for every road while the big road is empty: the first cell never has one).
 A tie adds nothing to any road, so it has no ask entry.
+
+The hypothetical round itself is :func:`next_round`; the whole board as if it were the next
+round (the "If Banker" / "If Player" preview) is :meth:`roads.shoe_roads.ShoeRoads.with_next`,
+whose derived roads gain exactly the entries :func:`ask` names.
 """
 
 from __future__ import annotations
@@ -13,15 +17,31 @@ from __future__ import annotations
 from typing import Sequence
 
 from roads.derived import BLUE, DERIVED_ROADS, RED, derived_color
+from roads.outcome import RoundResult, Winner
 
 
-def next_cell(lengths: Sequence[int], winners: Sequence[str], winner: str) -> tuple[int, int]:
+def _asked(winner: Winner | str) -> Winner:
+    """``winner`` as a :class:`Winner` when the ask road asks about it: Banker or Player
+    (``"B"`` / ``"P"``); ``ValueError`` otherwise (a tie takes no cell)."""
+    if winner not in ("B", "P"):
+        raise ValueError(f"the ask road asks about 'B' or 'P', got {winner!r}")
+    return Winner(winner)
+
+
+def next_round(winner: Winner | str) -> RoundResult:
+    """The hypothetical next round the ask road asks about: ``winner`` (Banker or Player, or
+    ``"B"`` / ``"P"``) wins 1-0, with no pair and no natural (the roads read only its winner;
+    the bead plate shows its totals). Raises ``ValueError`` for a tie or anything else."""
+    w = _asked(winner)
+    return RoundResult.from_result(w, *((0, 1) if w is Winner.BANKER else (1, 0)))
+
+
+def next_cell(lengths: Sequence[int], winners: Sequence[str], winner: Winner | str) -> tuple[int, int]:
     """Logical ``(column, row)`` the next ``winner`` (``"B"`` or ``"P"``) result would take.
 
     Raises ``ValueError`` for any other winner (a tie takes no cell).
     """
-    if winner not in ("B", "P"):
-        raise ValueError(f"the ask road asks about 'B' or 'P', got {winner!r}")
+    _asked(winner)
     if not winners:
         return 0, 0
     if winners[-1] == winner:

@@ -30,12 +30,12 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import Iterable, Sequence
 
-from roads.ask import ask
+from roads.ask import ask, next_round
 from roads.bead_plate import BeadPlate
 from roads.big_road import BigRoad
 from roads.derived import DerivedRoad
 from roads.good_roads import DEFAULT_GOOD_ROADS, GoodRoad, GoodRoadTracker
-from roads.outcome import RoundResult
+from roads.outcome import RoundResult, Winner
 from roads.stats import ShoeStats
 
 
@@ -136,6 +136,25 @@ class ShoeRoads:
             else:
                 number, result = item
                 roads.record(number, result)
+        return roads
+
+    def with_next(self, winner: Winner | str) -> "ShoeRoads":
+        """The roads as they would be if ``winner`` (Banker or Player, or ``"B"`` / ``"P"``) won
+        the next round (the "If Banker" / "If Player" preview): a new :class:`ShoeRoads` with
+        these rounds (voided ones voided) and then :func:`roads.ask.next_round` as round
+        :attr:`last_round_number` + 1. Its derived roads gain exactly the entries of
+        :meth:`ask_json` for that side. This one is unchanged.
+
+        Raises ``ValueError`` for a tie or anything else (a tie takes no cell: nothing to ask).
+        """
+        hypothetical = next_round(winner)
+        roads = ShoeRoads(good_roads=self.patterns)
+        voided = self._void
+        for number, result in sorted([*zip(self._numbers, self._results), *voided.items()], key=lambda nr: nr[0]):
+            roads.record(number, result)
+            if number in voided:
+                roads.void(number)
+        roads.record(self._last_number + 1, hypothetical)
         return roads
 
     # ------------------------------------------------------------------ state

@@ -248,3 +248,53 @@ def test_record_void_correct_random_equals_rebuild(start, ops):
 def test_record_void_correct_streaky_equals_rebuild(start, ops):
     note(f"start: {format_rounds(start)!r}")
     check(run_ops(start, ops))
+
+
+# ----------------------------------------------------------------------------- the ask preview
+def hypothetical(letter: str) -> RoundResult:
+    """The round the preview adds, as the ask road describes it: that side wins 1-0, nothing else."""
+    return RoundResult.from_result(letter, *((0, 1) if letter == "B" else (1, 0)))
+
+
+def check_preview(roads: ShoeRoads) -> None:
+    """``with_next`` is the reference's roads of the counted rounds plus the hypothetical round,
+    and each derived road gains exactly the snapshot's ask entry for that side."""
+    counted = roads.counted_rounds()
+    note(f"counted rounds: {format_rounds(r for _, r in counted)!r} numbers {[n for n, _ in counted]}")
+    before = reference(counted)
+    for side, letter in (("banker", "B"), ("player", "P")):
+        preview = roads.with_next(letter)
+        expected = reference(counted + [(roads.last_round_number + 1, hypothetical(letter))])
+        assert view(preview) == expected
+        for name, _ in DERIVED:
+            entry = roads.ask_json()[side][name]
+            grown = expected[name]["sequence"]
+            assert grown == before[name]["sequence"] + ([entry] if entry is not None else [])
+        assert preview.voided_json() == roads.voided_json()
+
+
+@st.composite
+def leading_ties(draw) -> list[RoundResult]:
+    """A shoe that opens with ties (kept on the first cell), then anything, ties included."""
+    return [parse_rounds("T")[0]] * draw(st.integers(1, 4)) + draw(st.lists(result, max_size=40))
+
+
+@SETTINGS
+@given(st.lists(result, max_size=70))
+def test_preview_of_a_random_shoe_matches_the_reference_and_the_ask_road(results):
+    note(f"shoe: {format_rounds(results)!r}")
+    check_preview(ShoeRoads.from_rounds(results))
+
+
+@SETTINGS
+@given(leading_ties())
+def test_preview_of_a_shoe_opening_with_ties_matches_the_reference_and_the_ask_road(results):
+    note(f"shoe: {format_rounds(results)!r}")
+    check_preview(ShoeRoads.from_rounds(results))
+
+
+@SETTINGS
+@given(streaky(), st.lists(op, max_size=25))
+def test_preview_after_voids_and_corrections_matches_the_reference_and_the_ask_road(start, ops):
+    note(f"start: {format_rounds(start)!r}")
+    check_preview(run_ops(start, ops))

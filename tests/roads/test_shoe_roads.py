@@ -148,3 +148,34 @@ def test_from_rounds_takes_numbered_pairs_too():
 def test_derived_json_takes_k_1_2_or_3(k):
     with pytest.raises(ValueError, match=repr(k)):
         ShoeRoads().derived_json(k)
+
+
+def test_with_next_counts_a_tie_on_its_cell_and_adds_the_ask_roads_entry():
+    # hand-worked (docs/domain.md section 4): B T P, then a Banker: columns [B (1 tie)] [P] [B];
+    # big eye boy starts at column 2 row 0: columns 1 and 0 both hold one cell -> red
+    roads = ShoeRoads.from_rounds([B, T, P])
+    banker = roads.with_next("B")
+    assert columns(banker) == ["B", "P", "B"]
+    assert [c["ties"] for col in banker.big_road_json()["columns"] for c in col] == [1, 0, 0]
+    assert banker.big_road_json()["leading_ties"] == 0
+    assert (banker.derived_json(1)["sequence"], banker.derived_json(2)["sequence"]) == (["red"], [])
+    # then a Player instead: columns [B (1 tie)] [P P]; column 0 has exactly 1 cell -> blue
+    player = roads.with_next("P")
+    assert columns(player) == ["B", "PP"] and player.derived_json(1)["sequence"] == ["blue"]
+    assert [b["round"] for b in banker.bead_plate_json()] == [1, 2, 3, 4]
+    # the shoe asked about is unchanged
+    assert columns(roads) == ["B", "P"] and roads.rounds == 3 and roads.derived_json(1)["sequence"] == []
+
+
+def test_with_next_keeps_the_voided_rounds_and_numbers_after_the_last_recorded():
+    roads = ShoeRoads.from_rounds([B, P, B])
+    roads.void(3)
+    preview = roads.with_next("P")
+    assert columns(preview) == ["B", "PP"]
+    assert preview.voided_json() == [3] and [b["round"] for b in preview.bead_plate_json()] == [1, 2, 4]
+
+
+@pytest.mark.parametrize("winner", ["T", "X", None, "banker"])
+def test_with_next_asks_only_about_banker_or_player(winner):
+    with pytest.raises(ValueError, match="the ask road asks about 'B' or 'P'"):
+        ShoeRoads.from_rounds([B]).with_next(winner)

@@ -228,27 +228,18 @@ def build(spec: ModelSpec) -> dict[str, Any]:
 
 def hypothetical(table_id: str, snap: dict[str, Any], side: str) -> dict[str, Any]:
     """``snap`` with its roads as they would be if ``side`` (``banker`` | ``player``) won the next
-    round: the shoe's counted rounds (public ``rounds()``) replayed by the roads, plus that result
-    (the ask road preview). Raises :class:`BadRequest` (field ``ask``) for another side."""
+    round (the ask road preview): the shoe's counted rounds (public ``rounds()``, read back with
+    :meth:`roads.outcome.RoundResult.from_json`) and then that result, by
+    :meth:`roads.shoe_roads.ShoeRoads.with_next`. Raises :class:`BadRequest` (field ``ask``) for
+    another side."""
     from roads.outcome import RoundResult
     from roads.shoe_roads import ShoeRoads
 
     if side not in ("banker", "player"):
         raise BadRequest(f"ask must be banker or player, got {side!r}", field="ask", code=BAD_PARAMETER)
-    pairs = []
-    for r in get_service().rounds(table_id, int(snap.get("shoe") or 1)):
-        if r.get("void"):
-            continue
-        res = r.get("result") or {}
-        pairs.append((int(r["round"]), RoundResult(
-            winner=res["winner"], player_total=int(res["player_total"]), banker_total=int(res["banker_total"]),
-            player_pair=bool(res.get("player_pair")), banker_pair=bool(res.get("banker_pair")),
-            natural=bool(res.get("natural")))))
-    roads = ShoeRoads.from_rounds(pairs)
-    winner = "B" if side == "banker" else "P"
-    roads.record(max([n for n, _ in pairs], default=0) + 1, RoundResult(
-        winner=winner, player_total=0 if winner == "B" else 1, banker_total=1 if winner == "B" else 0,
-        player_pair=False, banker_pair=False, natural=False))
+    counted = [(r["round"], RoundResult.from_json(r["result"]))
+               for r in get_service().rounds(table_id, int(snap.get("shoe") or 1)) if not r.get("void")]
+    roads = ShoeRoads.from_rounds(counted).with_next("B" if side == "banker" else "P")
     out = dict(snap)
     out["bead_plate"] = roads.bead_plate_json()
     out["big_road"] = roads.big_road_json()
