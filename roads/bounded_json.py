@@ -8,7 +8,7 @@ infinity, ``NaN`` is accepted, a ``\\ud800`` escape yields a string that cannot 
 again, and a repeated key silently keeps the last value. :func:`loads` refuses all of these,
 before or while decoding, with :class:`JsonInputError`, so a caller needs exactly one
 ``except`` clause. It serves the HTTP feed (``web.http.schemas.load_json``) and feed files
-(:func:`roads.simulator.parse_feed_line`).
+(``web.cli.feed_file.parse_feed_line``).
 
 Bounds (module constants, overridable per call): nesting depth :data:`MAX_DEPTH`, number
 literals :data:`MAX_INT_CHARS` / :data:`MAX_FLOAT_CHARS` characters. Sizes of the whole

@@ -31,7 +31,8 @@ Two more message types carry them: :data:`STATE` goes to ``POST /api/tables/<tab
 a stream back into whole rounds (what the roads record).
 
 A feed file (``roads simulate``) holds one message per line (JSON Lines), so replaying it
-is a plain loop: :func:`read_feed` parses and checks it line by line, :func:`feed_request`
+is a plain loop: ``web.cli.feed_file.read_feed`` parses and checks it line by line with the
+feed's own request models (a bad line is a :class:`FeedLineError`), :func:`feed_request`
 maps each message to its HTTP path and body. Result-level rounds
 (``{"shoe", "round", "result": {...}}``, docs/api.md) are accepted in files too, for
 recordings of feeds that carry no cards.
@@ -51,10 +52,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Mapping
 from urllib.parse import quote
 
-from roads import bounded_json
-from roads.cards import Card, CardError
 from roads.errors import DealOrder
-from roads.table_state import TABLE_STATES
 from roads.record import deal_order, split_deal
 from roads.shoe import Shoe
 
@@ -89,15 +87,6 @@ CUT_CARD_RANGE: tuple[int, int] = (14, 52)
 """Inclusive range, in cards from the back of the shoe, from which a simulated dealer
 places the cut card when no fixed position is given (between about a quarter of a deck
 and one deck: an 8-deck shoe then lasts about 70-80 rounds)."""
-
-MAX_LINE_CHARS = 64 * 1024
-"""Longest feed-file line accepted, in characters (a round message is about 120)."""
-
-_SHOE_FIELDS = {"shoe", "burn", "cut_card_position", "variant"}
-_ROUND_FIELDS = {"shoe", "round", "player", "banker", "result", "burn", "cut_card"}
-_STATE_FIELDS = {"state", "seconds_left", "dealer"}
-_CARDS_FIELDS = {"shoe", "round", "position", "cards", "burn", "cut_card"}
-_FIELDS = {SHOE: _SHOE_FIELDS, ROUND: _ROUND_FIELDS, STATE: _STATE_FIELDS, CARDS: _CARDS_FIELDS}
 
 
 class FeedLineError(ValueError):
@@ -328,126 +317,3 @@ def feed_request(message: Mapping[str, Any]) -> FeedRequest:
 def to_line(message: Mapping[str, Any]) -> str:
     """One JSON Lines line (with its newline), keys in a stable order, non-ASCII kept."""
     return json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n"
-
-
-def _positive_int(data: Mapping[str, Any], key: str, line_number: int, least: int = 1) -> int:
-    value = data.get(key)
-    if isinstance(value, bool) or not isinstance(value, int) or value < least:
-        raise FeedLineError(line_number, f"{key!r} must be an integer >= {least}, got {value!r}", key)
-    return value
-
-
-def _cards(data: Mapping[str, Any], key: str, line_number: int, sizes: Iterable[int]) -> None:
-    value = data.get(key)
-    sizes = tuple(sizes)
-    if not isinstance(value, list) or len(value) not in sizes:
-        count = " or ".join(map(str, sizes)) if len(sizes) <= 2 else f"{sizes[0]}-{sizes[-1]}"
-        raise FeedLineError(line_number, f"{key!r} must be a list of {count} cards, got {value!r}", key)
-    for text in value:
-        try:
-            Card.parse(text)
-        except CardError as exc:
-            raise FeedLineError(line_number, f"{key!r}: {exc}", key) from None
-
-
-def parse_feed_line(text: str, line_number: int) -> dict[str, Any]:
-    """Parse and check one feed-file line (a message as :func:`simulate` writes it).
-
-    Checks the shape only (JSON object, known type, table id, positive shoe and round
-    numbers, 2-3 card strings a side or a result object, burn cards, cut-card position,
-    no unknown keys); the tableau and the order of rounds are checked by whoever applies
-    the message (the service, or :class:`roads.outcome.RoundResult`). Raises :class:`FeedLineError` naming
-    ``line_number``, e.g. for a line cut short (``"line 7: not valid JSON ..."``).
-    """
-    if len(text) > MAX_LINE_CHARS:
-        raise FeedLineError(line_number, f"line of {len(text)} characters; a feed message has at most "
-                                         f"{MAX_LINE_CHARS}")
-    try:
-        data = bounded_json.loads(text)
-    except bounded_json.JsonInputError as exc:
-        snippet = text.strip()
-        if len(snippet) > 60:
-            snippet = snippet[:57] + "..."
-        raise FeedLineError(line_number, f"not valid JSON (truncated or malformed line?): {exc}: {snippet!r}",
-                            exc.field) from None
-    if not isinstance(data, dict):
-        raise FeedLineError(line_number, f"a feed message must be a JSON object, got {text.strip()[:60]!r}")
-    kind = data.get("type")
-    if kind not in TYPES:
-        raise FeedLineError(line_number, f"'type' must be one of {', '.join(map(repr, TYPES))}, got {kind!r}",
-                            "type")
-    table = data.get("table")
-    if not isinstance(table, str) or not table.strip():
-        raise FeedLineError(line_number, f"'table' must be a non-empty table id, got {table!r}", "table")
-    allowed = ENVELOPE_KEYS | _FIELDS[kind]
-    unknown = sorted(set(data) - allowed)
-    if unknown:
-        raise FeedLineError(line_number, f"unknown key {unknown[0]!r} in a {kind!r} message", unknown[0])
-    if kind == STATE:
-        return _state_line(data, line_number)
-    _positive_int(data, "shoe", line_number)
-    if kind == CARDS:
-        return _cards_line(data, line_number)
-    if kind == SHOE:
-        if "burn" in data:
-            _cards(data, "burn", line_number, range(0, 12))
-        if data.get("cut_card_position") is not None:
-            _positive_int(data, "cut_card_position", line_number, least=0)
-        if "variant" in data and (not isinstance(data["variant"], str) or not data["variant"]):
-            raise FeedLineError(line_number, f"'variant' must be a preset id, got {data['variant']!r}", "variant")
-        return data
-    _positive_int(data, "round", line_number)
-    if "result" in data:
-        for side in ("player", "banker"):
-            if side in data:
-                raise FeedLineError(line_number, f"a round carries either cards or a result, not both: {side!r}",
-                                    side)
-        if not isinstance(data["result"], dict):
-            raise FeedLineError(line_number, f"'result' must be an object, got {data['result']!r}", "result")
-    else:
-        _cards(data, "player", line_number, (2, 3))
-        _cards(data, "banker", line_number, (2, 3))
-    if "burn" in data:
-        _cards(data, "burn", line_number, range(0, 17))
-    if "cut_card" in data and not isinstance(data["cut_card"], bool):
-        raise FeedLineError(line_number, f"'cut_card' must be true or false, got {data['cut_card']!r}", "cut_card")
-    return data
-
-
-def _state_line(data: dict[str, Any], line_number: int) -> dict[str, Any]:
-    state = data.get("state")
-    if state not in TABLE_STATES:
-        raise FeedLineError(line_number, f"'state' must be one of {', '.join(TABLE_STATES)}, got {state!r}", "state")
-    left = data.get("seconds_left")
-    if left is not None and (isinstance(left, bool) or not isinstance(left, (int, float)) or not 0 <= left <= 86_400):
-        raise FeedLineError(line_number, f"'seconds_left' must be a number of seconds 0-86400, got {left!r}",
-                            "seconds_left")
-    if "dealer" in data and (not isinstance(data["dealer"], str) or not data["dealer"]):
-        raise FeedLineError(line_number, f"'dealer' must be a name, got {data['dealer']!r}", "dealer")
-    return data
-
-
-def _cards_line(data: dict[str, Any], line_number: int) -> dict[str, Any]:
-    _positive_int(data, "round", line_number)
-    position = _positive_int(data, "position", line_number)
-    _cards(data, "cards", line_number, range(1, 7))
-    if position + len(data["cards"]) - 1 > 6:
-        raise FeedLineError(line_number, f"cards {position}-{position + len(data['cards']) - 1}: a round has "
-                                         "cards 1-6", "position")
-    if "burn" in data:
-        _cards(data, "burn", line_number, range(0, 17))
-    if "cut_card" in data and not isinstance(data["cut_card"], bool):
-        raise FeedLineError(line_number, f"'cut_card' must be true or false, got {data['cut_card']!r}", "cut_card")
-    return data
-
-
-def read_feed(lines: Iterable[str]) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Parse a feed file line by line: yields ``(line_number, message)``, 1-based.
-
-    Blank lines are skipped. Raises :class:`FeedLineError` at the first bad line (messages
-    before it have already been yielded, so a caller can stop cleanly).
-    """
-    for number, text in enumerate(lines, start=1):
-        if not text.strip():
-            continue
-        yield number, parse_feed_line(text, number)

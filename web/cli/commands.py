@@ -109,7 +109,8 @@ def _progress(iterable: Any = None, *, length: int | None = None, label: str, en
 
 def _read_messages(path: Path) -> list[tuple[int, dict[str, Any]]]:
     """Every ``(line_number, message)`` of a feed file; :class:`BadFile` at the first bad line."""
-    from roads.simulator import FeedLineError, read_feed
+    from roads.simulator import FeedLineError
+    from web.cli.feed_file import read_feed
 
     try:
         with path.open("r", encoding="utf-8", newline="") as f:
