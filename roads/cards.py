@@ -6,8 +6,8 @@ surrounding blanks are ignored and the suit symbols ``♠ ♥ ♦ ♣`` are read
 output the ten is always ``"T"``, so ``str(Card.parse(s))`` is the canonical form and
 ``Card.parse(str(card)) == card`` for every card.
 
-Baccarat value (docs/domain.md section 1; seed 000 "card values", seed 004 "แต้มของไพ่"):
-ace counts 1, 2-9 count their face, 10/J/Q/K count 0.
+Baccarat value (docs/domain.md section 1): ace counts 1, 2-9 count their face, 10/J/Q/K
+count 0.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ SUITS: tuple[str, ...] = ("S", "H", "D", "C")
 """Spades, hearts, diamonds, clubs."""
 
 CARDS_PER_DECK = 52
-"""Cards in one standard deck (no jokers: seed 000 "ဂျိုကာများ မပါသည့်")."""
+"""Cards in one standard deck (no jokers: docs/domain.md section 1)."""
 
 _RANK_VALUE = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9,
                "T": 0, "J": 0, "Q": 0, "K": 0}
@@ -87,7 +87,7 @@ class Card:
     def burn_count(self) -> int:
         """Cards this card burns when it is the turned card of a new shoe: its value, 10 for T/J/Q/K.
 
-        Seed 000 ("10 သို့မဟုတ် မျက်နှာပုံပါဖဲချပ်များ ... 10 ဖဲချပ်"), seed 001 (J, Q, K count 10).
+        ``docs/domain.md`` section 2 ("10, J, Q, K burn 10").
         """
         return self.value or 10
 

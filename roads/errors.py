@@ -166,14 +166,15 @@ class TooManyCopies(RuleViolation):
 
 class BurnCount(RuleViolation):
     """Burn cards that do not match the turned card (``roads.cards.Card.burn_count``,
-    seeds 000-002)."""
+    docs/domain.md section 2)."""
 
     code = "burn_count"
 
 
 class CutCardPosition(RuleViolation):
     """A cut-card position outside the cards a shoe of the variant's decks can deal
-    (:func:`roads.shoe.cut_card_range`, seed 001); ``field`` is ``"cut_card_position"``."""
+    (:func:`roads.shoe.cut_card_range`, docs/domain.md section 2); ``field`` is
+    ``"cut_card_position"``."""
 
     code = "cut_card_position"
 

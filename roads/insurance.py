@@ -1,56 +1,25 @@
-"""Insurance bets (seed 001, section "การประกันภัย"): offers made mid-round, and how they settle.
+"""Insurance bets (docs/domain.md section 3a): offers made mid-round, and how they settle.
 
-Seed 001's table ("baccarat with insurance", บาคาร่าประกันภัย) lets a player who has a main
-bet on one side insure it *during* the round: the insurance pays when the insured side
-**loses**, at odds read from a pay table by the totals on the table at that moment. This
-module holds those pay tables as data (:class:`InsuranceRow`, :class:`InsuranceTable`,
-:data:`SEED001_INSURANCE`), finds the offers a round in progress makes
-(:func:`insurance_offers`, :func:`offers_made`) and settles them on the final result
-(:meth:`InsuranceOffer.settle`, with the cap in :meth:`InsuranceSettlement.amount`).
+Document 001's table ("baccarat with insurance") lets a player who has a main bet on one side
+insure it *during* the round: the insurance pays when the insured side **loses**, at odds read
+from a pay table by the totals on the table at that moment. This module holds those pay tables
+as data (:class:`InsuranceRow`, :class:`InsuranceTable`, :data:`SEED001_INSURANCE`), finds the
+offers a round in progress makes (:func:`insurance_offers`, :func:`offers_made`) and settles
+them on the final result (:meth:`InsuranceOffer.settle`, with the cap in
+:meth:`InsuranceSettlement.amount`).
 
-What the seed says (Thai quoted, English ours), and how it is read:
+The document's rules and pay tables, in Thai with our English, and how each rule is read, are
+``docs/insurance.md`` ("Document 001's rules", "Document 001's pay tables", "The rules as
+modelled" 1-5):
 
-* Who may bet. "การเดิมพัน 'ประกันภัยเพลเยอร์' จะเปิดให้เดิมพัน เมื่อมีการเดิมพันฝั่ง 'เพลเยอร์'
-  แล้ว (หากมีการเดิมพันทั้ง 2 ฝั่ง 'เพลเยอร์' และ 'แบงเกอร์' การประกันภัยจะไม่เปิดให้ลงเดิมพัน)" =
-  "Player insurance opens once a bet is placed on Player (with bets on both Player and
-  Banker, insurance is not open)". The seed states it for Player insurance; Banker
-  insurance is read the same way, mirrored (:func:`insurance_open`). A tie bet plays no part.
-* When. "ตามตารางการจ่ายที่ถูกแบ่งออกเป็น 2 ช่วงของเกม" = "per the pay table, divided into two
-  moments of the game" (:class:`Moment`):
-  "หลังจากแจกไพ่ 4 ใบ (ฝั่งเพลเยอร์ หรือฝั่งแบงเกอร์ หรือทั้งสองฝั่ง ต้องจั่วไพ่ใบที่ 3)" = "after
-  four cards are dealt (the Player, or the Banker, or both must draw a third card)"; and
-  "หลังจากฝั่งเพลเยอร์ดึงไพ่ใบที่ 3 แล้ว และฝั่งแบงเกอร์ต้องจั่วไพ่ใบที่ 3" = "after the Player has
-  drawn the third card and the Banker must draw a third card". At the second moment the
-  player's total is its three-card total and the banker's its two-card total (the banker
-  footnote says so: "ฝั่งแบงเกอร์มีผลรวมตั้งแต่ 1 ถึง 6 แต้มของไพ่สองใบแรก" = "the Banker has
-  1 to 6 points on its first two cards"). An offer is made only when the moment's draw is
-  pending (by :mod:`roads.tableau`) *and* the totals match a row of that moment's table;
-  any other situation offers nothing. Both moments of one round may offer the same side
-  (Player 5 v Banker 4, then Player 7 v Banker 4): each offer is its own bet at its own odds.
-* What it pays. "อัตราจ่าย (เมื่อฝั่งเพลเยอร์แพ้)" = "payout (when the Player loses)", likewise
-  for the Banker: an offer wins its row's odds, to 1, when the insured side loses the
-  round and loses its stake when the insured side wins.
-* Ties. "ผลเสมอ ของการเดิมพันประกันภัยทั้งหมด จะถูกคืนกลับ แต่ยกเว้นกรณีต่อไปนี้" = "ties of
-  all insurance bets are returned, except the following cases": Player insurance "หากคุณวาง
-  เดิมพันที่ไพ่ฝั่งเพลเยอร์มีผลรวมเป็น 9 แต้ม และฝั่งแบงเกอร์จั่วไพ่ใบที่ 3 ได้ผลรวมเป็น 9 แต้มเช่นกัน
-  จะทำการจ่ายออกตามตารางการจ่าย" = "if you bet when the Player's cards total 9 and the Banker
-  draws a third card to 9 as well, it is paid per the pay table"; Banker insurance when
-  "ไพ่ของฝั่งเพลเยอร์มีผลรวมเป็น 0 แต้ม แล้วฝั่งแบงเกอร์จั่วไพ่ใบที่ 3 ได้ผลรวมเป็น 0 แต้มเช่นกัน" =
-  "the Player's cards total 0 and the Banker then draws a third card to 0 as well". The
-  table footnotes call those rounds "ซึ่งจะถือว่ามีผลเสมอกัน" ("which counts as a tie"): read
-  together, the round is a tie (the main bets push) and the insurance bet is paid at its
-  row's odds. The footnotes tie each exception to its starred row, both at the second
-  moment ("หลังจากฝั่งเพลเยอร์จั่วใบที่ 3 แล้ว", "after the Player drew the third card"): Player
-  9* v Banker 0-6, and Banker 1-6 v Player 0*. They are :attr:`InsuranceRow.tie_pays`;
-  an offer from any other row (a first-moment offer included) pushes on a tie.
-* Cap. "การจ่ายออกของการเดิมพันประกันภัย จะไม่สูงกว่าการเดิมพันเริ่มต้นของฝั่ง 'เพลเยอร์' และ
-  'แบงเกอร์'" = "the payout of an insurance bet is never higher than the initial bet on the
-  Player or Banker side". Read as a dealer pays it: the amount won on one insurance bet
-  (stake x odds, the stake itself returned besides) is at most the main bet on the insured
-  side, so the largest stake worth placing is main bet / odds
-  (:meth:`InsuranceOffer.max_stake`) and a larger stake wins no more
-  (:meth:`InsuranceSettlement.amount`). The seed speaks of one insurance bet; the cap is
-  applied per bet, not summed over the two moments.
+* who may bet: a main bet on the insured side and none on the other (:func:`insurance_open`);
+* when: after four cards when a third card is due, and after the player's third card when
+  the banker must draw (:class:`Moment`, :func:`round_moment`), at totals that match a row of
+  that moment's table; both moments of one round may offer the same side, each its own bet;
+* what it pays: the row's odds, to 1, when the insured side loses; the stake is lost when it
+  wins; a tie pushes, except the two starred rows (:attr:`InsuranceRow.tie_pays`);
+* the cap: the amount won on one bet is at most the main bet on the insured side
+  (:meth:`InsuranceOffer.max_stake`, :meth:`InsuranceSettlement.amount`), per bet.
 
 Standard library only.
 """
@@ -70,7 +39,7 @@ from roads.tableau import TableauError, banker_draws, is_natural, player_draws
 from roads.verdict import Verdict
 
 SIDES: tuple[Winner, Winner] = (Winner.PLAYER, Winner.BANKER)
-"""The sides a bet can insure, Player first (the seed's order)."""
+"""The sides a bet can insure, Player first (the pay tables' order, docs/insurance.md)."""
 
 
 class InsuranceError(ValueError):
@@ -83,7 +52,8 @@ class InsuranceError(ValueError):
 
 
 class Moment(str, enum.Enum):
-    """The two moments of a round at which seed 001 offers insurance (values are JSON ids)."""
+    """The two moments of a round at which insurance is offered (docs/domain.md section 3a; values
+    are JSON ids)."""
 
     AFTER_FOUR_CARDS = "after_four_cards"
     """หลังจากแจกไพ่ 4 ใบ: four cards are out, no natural, and the player or the banker (or
@@ -117,9 +87,9 @@ class InsuranceRow:
     ``side``: the insured side (``Winner.PLAYER`` or ``Winner.BANKER``); ``moment``: when the
     row applies; ``insured_totals`` / ``other_totals``: the insured side's and the other
     side's totals at that moment for which the row is offered (consecutive totals 0-9,
-    written "5" or "0-4" in the seed); ``payout``: odds to 1 paid when the insured side
-    loses; ``tie_pays``: a tie of the round pays ``payout`` too instead of pushing (the
-    seed's two starred rows).
+    written "5" or "0-4" in the pay tables); ``payout``: odds to 1 paid when the insured side
+    loses; ``tie_pays``: a tie of the round pays ``payout`` too instead of pushing (the two
+    starred rows, docs/insurance.md "The rules as modelled" 4).
 
     Raises :class:`InsuranceError` (``field="row"``) for a side that is not Player/Banker,
     a moment that is not a :class:`Moment`, empty or non-consecutive totals or totals
@@ -157,7 +127,7 @@ class InsuranceRow:
 
     @property
     def label(self) -> str:
-        """English label, insured side first, as the seed's tables read: ``"Player 6 v Banker 0-5"``."""
+        """English label, insured side first, as the pay tables read: ``"Player 6 v Banker 0-5"``."""
         other = Winner.BANKER if self.side is Winner.PLAYER else Winner.PLAYER
         return (f"{_side_name(self.side).title()} {_span(self.insured_totals)} v "
                 f"{_side_name(other).title()} {_span(self.other_totals)}")
@@ -184,8 +154,8 @@ class InsuranceRow:
 class InsuranceTable:
     """A table's insurance pay tables: every :class:`InsuranceRow`, both sides, both moments.
 
-    ``id``: stable id (``"seed001"``); ``rows``: the rows in the seed's order; ``source``:
-    the seed and section they come from. Lookup: :meth:`row`. Raises :class:`InsuranceError`
+    ``id``: stable id (``"seed001"``); ``rows``: the rows in the pay tables' order; ``source``:
+    the document and section they come from (docs/insurance.md). Lookup: :meth:`row`. Raises :class:`InsuranceError`
     (``field="row"``) for an empty id, an item that is not an :class:`InsuranceRow`, or two
     rows of one side and moment that cover the same totals.
     """
@@ -270,7 +240,8 @@ SEED001_INSURANCE = InsuranceTable(
     ),
     source="seed 001, section การประกันภัย (ตารางการจ่ายบาคาร่าประกันภัย)",
 )
-"""Seed 001's insurance pay tables, row by row as the seed prints them."""
+"""Document 001's insurance pay tables, row by row as the document prints them
+(docs/insurance.md "Document 001's pay tables")."""
 
 INSURANCE_TABLES: Mapping[str, InsuranceTable] = MappingProxyType({SEED001_INSURANCE.id: SEED001_INSURANCE})
 """Insurance tables by id (a :class:`roads.variants.Variant` names its table by id)."""
@@ -380,8 +351,8 @@ class InsuranceOffer:
         """The largest insurance stake whose win stays within the cap: ``main_stake / payout``.
 
         ``main_stake``: the main bet on the insured side, in any currency unit (the result
-        is in the same unit). Seed 001: an insurance payout is never higher than the main
-        bet. Raises :class:`InsuranceError` (``field="main_stake"``) for a value that is
+        is in the same unit). An insurance payout is never higher than the main bet
+        (docs/insurance.md "The rules as modelled" 5). Raises :class:`InsuranceError` (``field="main_stake"``) for a value that is
         not a number > 0.
         """
         return _amount("main_stake", main_stake) / self.row.odds
@@ -422,7 +393,7 @@ def insurance_offers(player_cards: Sequence[Card], banker_cards: Sequence[Card],
 
     ``player_cards`` / ``banker_cards``: the cards dealt so far, in deal order. At a moment
     (:func:`round_moment`) each side whose totals match a row of ``table`` is offered that
-    row's odds, Player first; seed 001's tables never offer both sides at once. Raises
+    row's odds, Player first; the ``seed001`` tables never offer both sides at once. Raises
     :class:`roads.tableau.TableauError` like :func:`round_moment`.
     """
     player, banker = tuple(player_cards), tuple(banker_cards)
@@ -475,7 +446,8 @@ class InsuranceSettlement:
 
     def amount(self, stake: int | float | Fraction | Decimal,
                main_stake: int | float | Fraction | Decimal) -> Fraction:
-        """Net amount the insurance bet returns, with seed 001's cap, in the stakes' unit.
+        """Net amount the insurance bet returns, with the cap (docs/domain.md section 3a), in the
+        stakes' unit.
 
         Win: ``min(stake x payout, main_stake)`` (the stake is returned besides); loss:
         ``-stake``; push: 0. ``main_stake`` is the main bet on the insured side. Exact
@@ -519,9 +491,9 @@ def insurance_open(side: Winner | str, player_stake: int | float | Fraction | De
                    banker_stake: int | float | Fraction | Decimal) -> bool:
     """Whether a seat with these main bets may take insurance on ``side``.
 
-    Seed 001: Player insurance only with a bet on Player and none on Banker; Banker
-    insurance mirrored (a tie bet plays no part). Stakes are amounts >= 0 (0 = no bet), in
-    any one unit. Raises :class:`InsuranceError` (``field`` ``"side"``, ``"player_stake"``
+    Player insurance only with a bet on Player and none on Banker; Banker insurance mirrored
+    (a tie bet plays no part; docs/insurance.md "The rules as modelled" 1). Stakes are amounts
+    >= 0 (0 = no bet), in any one unit. Raises :class:`InsuranceError` (``field`` ``"side"``, ``"player_stake"``
     or ``"banker_stake"``) for a bad side or a stake that is not a number >= 0.
     """
     s = _check_side(side)

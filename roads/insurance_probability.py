@@ -1,4 +1,5 @@
-"""Exact odds of seed 001's insurance bets for a fresh N-deck shoe, by enumeration.
+"""Exact odds of the insurance bets (docs/domain.md section 3a) for a fresh N-deck shoe, by
+enumeration.
 
 The same exact count as :mod:`roads.probability`: every round is extended to six ordered
 cards (8 decks: 416P6 = 4,998,398,275,503,360 equally likely sequences), the first four

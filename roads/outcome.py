@@ -6,9 +6,8 @@ only the result (:meth:`RoundResult.from_result`: winner, totals, pairs, natural
 feed does not carry stay ``None`` = unknown, never guessed; facts the rules force are
 derived, e.g. no pair -> no perfect pair, a natural round -> two cards a side).
 
-Sources: docs/domain.md sections 1 and 3; seed 000 (pairs, perfect pair, naturals, dragon
-bonus margins, Lucky Six), seed 001 (Pok 8/9, Super 6+, big/small), seed 002 (big/small by
-card count: "5 ကတ် သို့မဟုတ် 6 ကတ်").
+Sources: docs/domain.md sections 1 and 3 (pairs, perfect pair, naturals, dragon bonus
+margins, Lucky Six, Pok 8/9, Super 6+, big/small by card count: 5 or 6 cards big, 4 small).
 """
 
 from __future__ import annotations
@@ -141,7 +140,7 @@ class RoundResult:
         * ``natural`` is claimed with both totals below 8, or with a 3-card side;
         * a card count the tableau forbids: a player who stood on two cards (no natural)
           ends on 6 or 7; a banker who stood on two cards ends on 3-7, on 6 or 7 when the
-          player stood too (docs/domain.md section 1, seed 001 tables 1-2);
+          player stood too (docs/domain.md section 1);
         * a pair on a side whose final total is its two-card total (two cards known, or a
           natural round) with an odd total: two cards of one rank total 0, 2, 4, 6 or 8;
         * a perfect pair claimed without the pair.
@@ -260,7 +259,8 @@ class RoundResult:
 
     @property
     def either_pair(self) -> bool:
-        """Either side's first two cards share a rank (seed 000 "either pair", paid once)."""
+        """Either side's first two cards share a rank ("either pair", paid once: docs/domain.md
+        section 3)."""
         return self.player_pair or self.banker_pair
 
     @property
@@ -281,7 +281,7 @@ class RoundResult:
 
     @property
     def big(self) -> bool | None:
-        """5 or 6 cards dealt (seeds 001, 002 "Big"); ``None`` if unknown.
+        """5 or 6 cards dealt ("Big", docs/domain.md section 3); ``None`` if unknown.
 
         Known as soon as one side is known to have 3 cards, even if the other count is not.
         """
@@ -293,7 +293,7 @@ class RoundResult:
 
     @property
     def small(self) -> bool | None:
-        """Exactly 4 cards dealt (seeds 001, 002 "Small"); ``None`` if unknown."""
+        """Exactly 4 cards dealt ("Small", docs/domain.md section 3); ``None`` if unknown."""
         big = self.big
         return None if big is None else not big
 
@@ -301,8 +301,8 @@ class RoundResult:
     def banker_six(self) -> int | None:
         """Banker won with a total of 6: the banker's card count (2 or 3); 0 if not.
 
-        ``None`` when the banker won with 6 but the card count is unknown (seed 000 Lucky Six,
-        seed 001 Super 6+).
+        ``None`` when the banker won with 6 but the card count is unknown (Lucky Six, Super 6+:
+        docs/domain.md section 3).
         """
         if self.winner is not Winner.BANKER or self.banker_total != 6:
             return 0

@@ -131,8 +131,8 @@ def check_copies(copies: Mapping[Card, int], decks: int, cards: Iterable[tuple[s
 
 def deal_order(round_data: Mapping[str, Any]) -> list[str] | None:
     """The cards of a card-level round in the order they left the shoe: P1 B1 P2 B2, then the
-    player's third card, then the banker's (seed 004's deal order); ``None`` for a
-    result-level round."""
+    player's third card, then the banker's (the deal order, docs/domain.md section 1); ``None``
+    for a result-level round."""
     if "player" not in round_data:
         return None
     p, b = list(round_data["player"]), list(round_data["banker"])

@@ -1,24 +1,23 @@
 """The shoe: shuffled decks, the burn at a new shoe, the cut card, dealing rounds.
 
-Shoe procedure (docs/domain.md section 2; seeds 000, 001, 002):
+Shoe procedure (docs/domain.md section 2):
 
-* **Burn at a new shoe** (seed 000 "အပယ်ခံ" cards, seed 001 "การเปิดข้าม", seed 002 "Burnt"):
-  the first card is turned face up; its value says how many more cards are burned, and
-  10/J/Q/K burn 10 (seed 001: "J, Q และ K จะคิดเป็น 10"). The turned card and the burned
-  cards play no part: :attr:`Shoe.burn_cards` holds them, turned card first (2 to 11 cards).
-* **Cut card** (seed 001 "ไพ่บลูการ์ด", the blue card), placed before play at
+* **Burn at a new shoe**: the first card is turned face up; its value says how many more
+  cards are burned, and 10/J/Q/K burn 10. The turned card and the burned cards play no part:
+  :attr:`Shoe.burn_cards` holds them, turned card first (2 to 11 cards).
+* **Cut card** (the blue card), placed before play at
   :attr:`Shoe.cut_card_position` cards from the back of the shoe:
 
   - it comes out *during* a round (any card of the round but its first, or the first card
     when a between-rounds burn card opened the round): that round is the last of the shoe;
   - it comes out as *the first card after a finished round* (the next round's first card,
     or the between-rounds burn card): the shoe ends there, the finished round was the last;
-  - cards after the last round are void (seed 001): they are never dealt.
+  - cards after the last round are void: they are never dealt.
 
   The dealer sets the cut card aside and carries on with the next card, so a round in
   which the cut card comes out is dealt in full.
-* **Burn between rounds** (seed 002 "ကတ် ၁ ကတ်ကို လက်တိုင်းကြားတွင်", one card between every
-  two hands): a table setting, ``burn_between_rounds``.
+* **Burn between rounds** (one card between every two hands): a table setting,
+  ``burn_between_rounds``.
 
 The shoe reports which round is the last: :attr:`DealtRound.is_last` on that round and
 :attr:`Shoe.cut_card_round` once the cut card has come out. Dealing follows the tableau
@@ -56,12 +55,12 @@ def cut_card_range(decks: int) -> tuple[int, int]:
     """Where the cut card may go in a shuffled shoe of ``decks`` decks: ``(low, high)`` in cards
     from the back of the shoe, both included.
 
-    Seed 001 ("ไพ่บลูการ์ด", ``docs/domain.md`` section 2): the dealer places the cut card in
+    ``docs/domain.md`` section 2 (the blue card): the dealer places the cut card in
     the shoe before play, and the round in which it comes out (or the finished round just
     before it) is the last. So it must lie inside the cards that can be dealt: at least
     :data:`MIN_CUT_CARD_POSITION` cards behind it (that last round is dealt in full), and in
     front of it room for the new-shoe burn (at most :data:`MAX_BURN` cards) and one round
-    (:data:`MAX_ROUND_CARDS`). The seeds fix no depth inside that range. For 8 decks:
+    (:data:`MAX_ROUND_CARDS`). No source fixes a depth inside that range. For 8 decks:
     ``(6, 399)``. ``decks`` is not checked here (see :class:`Shoe`).
     """
     return MIN_CUT_CARD_POSITION, CARDS_PER_DECK * decks - MAX_BURN - MAX_ROUND_CARDS
@@ -84,8 +83,8 @@ def default_cut_card_position(decks: int) -> int:
     """Where a shuffled shoe places the cut card when none is given, in cards from the back.
 
     One deck (52 cards) from the back for 6-8 decks (an 8-deck shoe then lasts about 70-75
-    rounds, past the 60-round side-bet windows of seeds 000/001); a quarter of the shoe for
-    smaller shoes (13 cards for a single deck). The seeds do not fix a depth.
+    rounds, past the 60-round side-bet windows of docs/domain.md section 3); a quarter of the
+    shoe for smaller shoes (13 cards for a single deck). No source fixes a depth (section 2).
     """
     return min(CARDS_PER_DECK, CARDS_PER_DECK * decks // 4)
 
@@ -112,8 +111,8 @@ class DealtRound:
     ``number`` is 1-based within the shoe; ``player`` / ``banker`` are the cards of each
     side in deal order (2-3 each); ``result`` is their :class:`RoundResult`; ``is_last`` is
     True on the last round of the shoe (the cut card came out during it or right after it).
-    ``burned`` holds the between-rounds burn card dealt just before this round (seed 002;
-    empty otherwise).
+    ``burned`` holds the between-rounds burn card dealt just before this round (docs/domain.md
+    section 2; empty otherwise).
     """
 
     number: int
@@ -141,7 +140,7 @@ class Shoe:
     * ``cut_card_position``: cards behind the cut card, counted from the back of the shoe,
       :func:`cut_card_range` (6 to ``52 * decks - 17``: room for the burn and one round);
       ``None`` = :func:`default_cut_card_position`;
-    * ``burn_between_rounds``: burn one card before every round but the first (seed 002).
+    * ``burn_between_rounds``: burn one card before every round but the first (docs/domain.md section 2).
 
     The new-shoe burn happens in the constructor. Raises :class:`ShoeError` for a bad deck
     count or cut-card position. Use :meth:`from_cards` to start from a given card order.
@@ -214,7 +213,7 @@ class Shoe:
         self.cut_card_position: int = cut_card_position
         """Cards behind the cut card, counted from the back of the shoe."""
         self.burn_between_rounds: bool = bool(burn_between_rounds)
-        """Whether one card is burned before every round but the first (seed 002)."""
+        """Whether one card is burned before every round but the first (docs/domain.md section 2)."""
         self._cards = cards
         self._next = 0
         self._cut_index = len(cards) - cut_card_position
@@ -263,7 +262,7 @@ class Shoe:
 
     @property
     def round_burn_cards(self) -> tuple[Card, ...]:
-        """Cards burned between rounds so far (seed 002), in order."""
+        """Cards burned between rounds so far (docs/domain.md section 2), in order."""
         return tuple(self._round_burns)
 
     # ------------------------------------------------------------------ dealing

@@ -1,7 +1,7 @@
 """Simulated table feed: real shoes dealt by the rules engine, as feed messages.
 
 A simulated table deals shoe after shoe with :class:`roads.shoe.Shoe` (burn cards, cut
-card, tableau; docs/domain.md section 2, seeds 000-002) and describes what happens as
+card, tableau; docs/domain.md sections 1-2) and describes what happens as
 *feed messages*, the same messages a live table's shoe reader sends to the service
 (docs/api.md, "Feed"). One message is a JSON object made of two parts:
 
@@ -14,7 +14,8 @@ card, tableau; docs/domain.md section 2, seeds 000-002) and describes what happe
   the shoe; optionally ``"variant"``, a preset id). A round goes to
   ``POST /api/tables/<table>/rounds``:
   ``{"shoe": 3, "round": 42, "player": ["4S", "KD", "9H"], "banker": ["7C", "JD"]}``,
-  with ``"burn": ["8C"]`` when a card was burned before it (seed 002 tables) and
+  with ``"burn": ["8C"]`` when a card was burned before it (tables that burn between rounds,
+  docs/domain.md section 2) and
   ``"cut_card": true`` on the last round of the shoe (the cut card came out during it or
   right after it).
 
@@ -133,8 +134,8 @@ def simulate_shoe(
 
     ``shoe`` is the shoe number (>= 1); ``cut_card_position`` is in cards from the back of
     the shoe, ``None`` = drawn from :data:`CUT_CARD_RANGE` (capped for 1-deck shoes);
-    ``burn_between_rounds`` burns one card between every two rounds (seed 002; the round
-    after it carries it as ``"burn"``). ``variant`` (a preset id) is written on the shoe
+    ``burn_between_rounds`` burns one card between every two rounds (docs/domain.md section 2;
+    the round after it carries it as ``"burn"``). ``variant`` (a preset id) is written on the shoe
     message when given. The last round carries ``"cut_card": true``. Raises
     ``ValueError`` for a shoe number below 1 and :class:`roads.shoe.ShoeError` (a
     ``ValueError``) for a bad deck count or cut-card position.

@@ -17,8 +17,7 @@ Both dispatch on the write's class / the event's kind through one table each, so
 kind of write (a round dealt card by card, a table state) is one more entry, not a new path.
 What the record holds (shoes, rounds, their exports) is :mod:`roads.record`.
 
-The rules (``docs/api.md`` section "Feed (writes)"; ``docs/domain.md`` sections 1-2; seeds
-000-002):
+The rules (``docs/api.md`` section "Feed (writes)"; ``docs/domain.md`` sections 1-2):
 
 * round numbers start at 1 and are consecutive within a shoe (a voided round keeps its
   number); a round with a higher shoe number starts that shoe, at round 1; shoe numbers may
@@ -298,9 +297,9 @@ class Table:
 
     def _decide_shoe(self, w: StartShoe, clock: Callable[[], float]) -> Event | Unchanged:
         """Raises UnknownVariant, ShoeConflict (``extra["stored"]``: the shoe's summary),
-        ShoeBackwards, BurnCount (the turned card's :attr:`roads.cards.Card.burn_count`, seeds
-        000-002), CutCardPosition (outside :func:`roads.shoe.cut_card_range` of the variant's
-        decks, seed 001), TooManyCopies."""
+        ShoeBackwards, BurnCount (the turned card's :attr:`roads.cards.Card.burn_count`,
+        ``docs/domain.md`` section 2), CutCardPosition (outside :func:`roads.shoe.cut_card_range`
+        of the variant's decks, section 2), TooManyCopies."""
         if w.variant is not None:
             try:
                 variant = get_variant(w.variant)

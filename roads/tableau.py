@@ -1,7 +1,6 @@
 """The third-card tableau of punto banco: who draws, dealing a round, checking a round.
 
-Source: docs/domain.md section 1; seed 001 tables 1 and 2 (Thai), seed 003 (Lao player and
-banker tables), seed 002 (Burmese rule list). All seeds agree:
+Source: docs/domain.md section 1 (every source document agrees):
 
 * Natural: either side's two-card total is 8 or 9 -> both stand.
 * Player draws on 0-5, stands on 6-7.
@@ -16,7 +15,7 @@ from typing import Callable, Sequence
 
 from roads.cards import Card, hand_total
 
-# Banker total -> player-third-card values on which the banker draws (seed 001 table 2).
+# Banker total -> player-third-card values on which the banker draws (docs/domain.md section 1).
 BANKER_DRAWS_ON: dict[int, frozenset[int]] = {
     0: frozenset(range(10)),
     1: frozenset(range(10)),
@@ -74,8 +73,8 @@ def banker_draws(banker_total: int, player_third: int | None) -> bool:
 def deal_round(draw: Callable[[], Card]) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
     """Deal one round from ``draw`` (called once per card): P, B, P, B, then third cards.
 
-    Deal order: seed 004 (player, banker, player, banker, then the player's and the
-    banker's third cards when the drawing rules call for them). Returns
+    Deal order (docs/domain.md section 1): player, banker, player, banker, then the player's
+    and the banker's third cards when the drawing rules call for them. Returns
     ``(player_cards, banker_cards)``, each 2 or 3 cards; whatever ``draw`` raises passes through.
     """
     p1, b1, p2, b2 = draw(), draw(), draw(), draw()
@@ -105,7 +104,7 @@ def check_round(player: Sequence[Card], banker: Sequence[Card]) -> None:
     * ``"natural"``: a third card after a natural 8/9 on either side;
     * ``"player_draws_0_5"`` / ``"player_stands_6_7"``: the player stood on 0-5 or drew on 6-7;
     * ``"banker_draws"`` / ``"banker_stands"``: the banker stood or drew against the banker
-      table (seed 001 table 2; after a player who stood: draws on 0-5, stands on 6-7).
+      table (docs/domain.md section 1; after a player who stood: draws on 0-5, stands on 6-7).
 
     Repeated cards are not refused: an 8-deck shoe holds 8 copies of each card.
     """
@@ -146,8 +145,8 @@ def next_card(player: Sequence[Card], banker: Sequence[Card]) -> str | None:
 
     ``player`` and ``banker`` are the cards each side has so far, in deal order; they must be
     a prefix of a legal deal (P, B, P, B, then the player's third card when the player draws,
-    then the banker's when the banker draws: seed 004's deal order, the drawing rules of
-    seed 001 tables 1 and 2). Raises :class:`TableauError` (rule ``"deal_order"``) when they
+    then the banker's when the banker draws: the deal order and drawing rules of
+    docs/domain.md section 1). Raises :class:`TableauError` (rule ``"deal_order"``) when they
     are not: a side ahead of the deal order, or a third card the tableau does not deal.
     """
     np, nb = len(player), len(banker)

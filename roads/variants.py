@@ -7,45 +7,12 @@ limit (open for the first N rounds of a shoe, ``None`` = the whole shoe). Commis
 no-commission and Super 6 tables differ only in the banker bet's pay table; 8:1 and 9:1
 ties only in the tie bet's. :func:`settle` settles every bet of a variant for a round.
 
-Presets (:data:`PRESETS`), read from the seeds (authoritative; docs/domain.md section 3 is their
-English summary):
-
-* ``seed000_live`` / ``seed000_live_no_commission``: seed 000's live table (Burmese): 8
-  decks; "Baccarat" (banker 0.95:1) or "no-commission Baccarat" (banker wins with 6 pay
-  1:2, i.e. 0.5:1) chosen by an in-game toggle; tie 8:1; player/banker pair 11:1 (60
-  rounds); either pair 5:1 and perfect pair 25:1, each paid once (50); player/banker
-  natural 7:2 (50); player/banker bonus (dragon) with no round limit; Lucky Six 12:1 /
-  20:1, Lucky Six 2-card 22:1, 3-card 50:1 (50 each).
-* ``seed001`` / ``seed001_no_commission``: seed 001's table (Thai): banker 0.95:1, or 1:1
-  with a winning 6 at 0.5:1; tie 8:1; pairs 11:1 (first 60 games of a shoe); big 0.5:1 and
-  small 1.5:1 (first 30); player/banker Pok 8 and Pok 9, 8:1 each (60); Super 6+ 12:1 /
-  18:1 (60); and player/banker insurance, offered mid-round (insurance table ``"seed001"``
-  of :mod:`roads.insurance`).
-* ``seed002`` / ``seed002_commission``: seed 002's table (Burmese): the Super 6 table pays a
-  banker win 1:1 and only 50% on a winning 6, the commission table 0.95:1; tie 8:1; pairs
-  11:1; big 0.54:1; small 1.5:1; one card burned between every two hands.
-* ``seed004_mini``: seed 004's RNG mini baccarat (Thai): player 1:1, banker 1:1 less 5%
-  commission, tie 9:1, no side bets.
-
-Where the seeds differ from the digest (section 3), the seeds are followed:
-
-* Seed 002 states no round limit for its pairs and big/small (the digest's 30/60 come from
-  seed 001): they are open the whole shoe at ``seed002``.
-* Seed 000's player/banker bonus states no round limit either: whole shoe.
-* Seed 001's Pok bets are one bet per natural value: its pay table lists "Player Pok
-  (Natural 8) 8:1" and "(Natural 9) 8:1" (likewise Banker) and its loss rules speak of a
-  "Pok 8" bet beaten by a 9. The digest's single "Pok 8/9" bet at 8:1 would win 16.26% of
-  rounds and give the *player* a 46% edge; as four bets (``player_pok_8``,
-  ``player_pok_9``, ``banker_pok_8``, ``banker_pok_9``) each pays only when that side wins
-  with that natural (a natural tie or a higher natural loses): rule :attr:`Rule.PLAYER_POK`.
-* Seed 001's insurance bets are placed mid-round (after four cards, or after the player's
-  third card) at odds that depend on the totals at that moment; they are not pre-round bets
-  with a per-shoe window, so they are not :class:`BetSpec` (nor in ``bets``, ``side_bets``
-  or :func:`settle`): a variant names its insurance pay tables (:attr:`Variant.insurance_table`,
-  :attr:`Variant.insurance`) and :mod:`roads.insurance` makes and settles the offers.
-* Seeds 001, 002 and 004 do not state a deck count: 8, as seed 000 and the digest. Seed
-  004's "97.62% average return" is the mean of its three bets' returns with 8 decks
-  (banker 98.94%, player 98.76%, tie 9:1 95.16%).
+Presets (:data:`PRESETS`): one per source document's table, ``docs/domain.md`` section 5.1
+(payouts, round limits, decks, burn); where a document differs from the common table of
+section 3 the document is followed, section 5.2: no round limits at ``seed002``, four Pok bets
+(:attr:`Rule.PLAYER_POK`), insurance outside the bets (:attr:`Variant.insurance_table`,
+:mod:`roads.insurance`: it is offered mid-round, not a pre-round bet with a per-shoe window),
+8 decks where a document states none.
 
 Standard library only.
 """
@@ -100,28 +67,28 @@ class Rule(str, enum.Enum):
     PERFECT_PAIR = "perfect_pair"
     """Either side's first two cards share rank and suit, paid once: ``"win"``."""
     PLAYER_NATURAL = "player_natural"
-    """Player's two-card total is 8 or 9, whoever wins (seed 000): ``"win"``."""
+    """Player's two-card total is 8 or 9, whoever wins (docs/domain.md section 3): ``"win"``."""
     BANKER_NATURAL = "banker_natural"
-    """Banker's two-card total is 8 or 9, whoever wins (seed 000): ``"win"``."""
+    """Banker's two-card total is 8 or 9, whoever wins (docs/domain.md section 3): ``"win"``."""
     PLAYER_POK = "player_pok"
     """Player wins with a natural (no banker natural, or a lower one; a natural tie or a
-    higher banker natural loses; seed 001 Pok): case ``"natural_8"`` or ``"natural_9"`` by
+    higher banker natural loses; docs/domain.md section 5.2): case ``"natural_8"`` or ``"natural_9"`` by
     the player's total; a natural the pay table does not list loses."""
     BANKER_POK = "banker_pok"
-    """Banker wins with a natural (seed 001 Pok), as :attr:`PLAYER_POK`."""
+    """Banker wins with a natural (docs/domain.md section 5.2), as :attr:`PLAYER_POK`."""
     BIG = "big"
-    """5 or 6 cards dealt (seeds 001, 002): ``"win"``."""
+    """5 or 6 cards dealt (docs/domain.md section 3): ``"win"``."""
     SMALL = "small"
-    """4 cards dealt (seeds 001, 002): ``"win"``."""
+    """4 cards dealt (docs/domain.md section 3): ``"win"``."""
     PLAYER_BONUS = "player_bonus"
-    """Dragon bonus on the player (seed 000): ``"natural_win"`` when the player wins with a
+    """Dragon bonus on the player (docs/domain.md section 3): ``"natural_win"`` when the player wins with a
     natural; a natural tie pushes; a win without a natural by ``m`` points pays case
     ``"margin_m"`` (``m`` 1-9) when the pay table has it, else loses."""
     BANKER_BONUS = "banker_bonus"
     """Dragon bonus on the banker, as :attr:`PLAYER_BONUS`."""
     BANKER_SIX = "banker_six"
     """Banker wins with a total of 6: case ``"two_cards"`` or ``"three_cards"`` by the
-    banker's card count (seed 000 Lucky Six, seed 001 Super 6+)."""
+    banker's card count (Lucky Six, Super 6+: docs/domain.md section 3)."""
 
     @property
     def cases(self) -> frozenset[str]:
@@ -186,7 +153,8 @@ class BetSpec:
     bet is open for the first N rounds of a shoe (``None`` = the whole shoe); ``rule``: what
     decides it; ``paytable``: ``((case, payout to 1), ...)`` with cases from ``rule.cases``
     (a ``{case: payout}`` mapping is accepted and stored as that tuple).
-    ``source``: where the payout and limit come from (seed and table).
+    ``source``: where the payout and limit come from (document and table, docs/domain.md
+    section 5).
 
     Raises :class:`VariantError` for an empty id, a case the rule does not know, a payout
     that is not a positive number, or a round limit that is not an integer >= 1.
@@ -303,7 +271,8 @@ def _settle_banker(spec: BetSpec, r: RoundResult) -> Settlement:
 def _settle_pok(side: Winner):
     def settle(spec: BetSpec, r: RoundResult) -> Settlement:
         # A natural ends the round, so "this side's natural beats the other side" is
-        # "this side wins a natural round" (seed 001: a natural tie or a higher natural loses),
+        # "this side wins a natural round" (docs/domain.md section 5.2: a natural tie or a higher
+        # natural loses),
         # and the winner's final total is its natural, 8 or 9.
         if not (r.natural and r.winner is side):
             return LOSE
@@ -359,11 +328,12 @@ class Variant:
 
     ``id``: stable id (``"seed000_live"``); ``name``: English name; ``decks``: decks in the
     shoe; ``bets``: every bet offered, main bets first; ``burn_between_rounds``: the shoe
-    burns one card between rounds (seed 002); ``cut_card_position``: cut-card depth in cards
-    from the back (``None`` = the shoe's default); ``source``: the seed it comes from;
-    ``notes``: what the seed leaves open; ``insurance_table``: id of the table's insurance
-    pay tables in :data:`roads.insurance.INSURANCE_TABLES` (``None`` = no insurance; seed
-    001 tables: ``"seed001"``).
+    burns one card between rounds (docs/domain.md section 2); ``cut_card_position``: cut-card
+    depth in cards from the back (``None`` = the shoe's default); ``source``: the document it
+    comes from (docs/domain.md section 5); ``notes``: what the document leaves open;
+    ``insurance_table``: id of the table's insurance pay tables in
+    :data:`roads.insurance.INSURANCE_TABLES` (``None`` = no insurance; the ``seed001`` tables:
+    ``"seed001"``).
 
     Raises :class:`VariantError` for an empty id, a deck count outside 1-16, duplicate bet
     ids, a missing player/banker/tie bet, or an ``insurance_table`` that is not ``None`` or
@@ -418,8 +388,8 @@ class Variant:
 
         ``round_number`` is the 1-based number of the round about to be dealt, counting only
         counted (non-void) rounds: open iff the bet has no round limit or
-        ``round_number <= round_limit`` (seed 000 "*အများဆုံး အလှည့် ကန့်သတ်ချက်", seed 001 "เปิดให้
-        เดิมพันใน N เกมแรกของแต่ละสำรับ"). Raises :class:`UnknownBetError` or :class:`VariantError`
+        ``round_number <= round_limit`` (docs/domain.md section 3, "open for the first N rounds of
+        a shoe"). Raises :class:`UnknownBetError` or :class:`VariantError`
         (round number not an integer >= 1).
         """
         return self.bet(bet_id).is_open(round_number)
@@ -460,12 +430,12 @@ class Variant:
 
     @property
     def offers_insurance(self) -> bool:
-        """Whether the table offers mid-round insurance (seed 001)."""
+        """Whether the table offers mid-round insurance (docs/domain.md section 3a)."""
         return self.insurance_table is not None
 
     @property
     def tie_pays(self) -> float:
-        """What the tie bet pays, to 1 (8 or 9 in the seeds)."""
+        """What the tie bet pays, to 1 (8, or 9 at ``seed004_mini``: docs/domain.md section 5.1)."""
         return self.bet("tie").pays["win"]
 
     def new_shoe(self, rng: random.Random | None = None) -> "Shoe":
@@ -509,8 +479,8 @@ def _bet(bet: str, label: str, rule: Rule, paytable: dict[str, float], round_lim
 
 _BONUS_PAYS = {"natural_win": 1, "margin_9": 30, "margin_8": 10, "margin_7": 6, "margin_6": 4,
                "margin_5": 2, "margin_4": 1}
-"""Seed 000 player/banker bonus: non-natural win by 9 30:1, 8 10:1, 7 6:1, 6 4:1, 5 2:1,
-4 1:1; natural win 1:1; natural tie push."""
+"""The player/banker bonus of ``seed000_live`` (docs/domain.md section 5.1): non-natural win by
+9 30:1, 8 10:1, 7 6:1, 6 4:1, 5 2:1, 4 1:1; natural win 1:1; natural tie push."""
 
 
 def _main_bets(*, commission: bool, tie: float, source: str) -> tuple[BetSpec, ...]:
@@ -614,7 +584,8 @@ PRESETS: dict[str, Variant] = {v.id: v for v in (
 seed001_no_commission, seed002, seed002_commission, seed004_mini."""
 
 DEFAULT_VARIANT_ID = "seed000_live"
-"""The variant a table gets when none is configured: seed 000's live table (commission)."""
+"""The variant a table gets when none is configured: document 000's live table with commission
+(docs/domain.md section 5.1)."""
 
 
 def get_variant(variant_id: str) -> Variant:

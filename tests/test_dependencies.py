@@ -1,5 +1,5 @@
 """pyproject.toml declares what the code imports: every third-party module ``web/`` imports is
-a declared dependency, the Redis client only an extra (imported by the Redis store alone), and
+a declared dependency and every dependency is imported, the Redis client only an extra (imported by the Redis store alone), and
 the Redis store asked for without it says which extra to install."""
 
 from __future__ import annotations
@@ -49,6 +49,14 @@ def test_every_module_the_service_imports_is_a_declared_dependency():
         allowed = core | (redis_extra if path == "web/stores/redis.py" else set())
         for module in modules:
             assert distributions(module) & allowed, f"{path} imports {module!r}, not declared for it in pyproject.toml"
+
+
+def test_every_declared_dependency_is_imported_by_the_service():
+    """The other way round: no core dependency the service does not import (fontTools, for one,
+    is read by web/render/fonts.py for the fonts' character maps)."""
+    imported = set().union(*imports_by_file("web").values())
+    provided = set().union(*(distributions(module) for module in imported))
+    assert requirement_names(PYPROJECT["project"]["dependencies"]) - provided == set()
 
 
 def test_optional_packages_stay_optional():

@@ -1,10 +1,10 @@
 """Make ``static/fonts/NotoSansSC-Bold.otf``: one Simplified Chinese face, subset, from Noto Sans CJK.
 
-Dev-time tool, not part of the service: it needs fontTools, which is not a project
-dependency. Run it from a throwaway virtualenv::
+Dev-time tool, not part of the service. It uses fontTools, a dependency of the service
+(``web/render/fonts.py`` reads the fonts' character maps with it), so the project's virtualenv
+runs it::
 
-    python3 -m venv /tmp/ft && /tmp/ft/bin/pip install fonttools
-    /tmp/ft/bin/python tools/subset_cjk_font.py /usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc
+    .venv/bin/python tools/subset_cjk_font.py /usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc
 
 The source is the Bold collection of Debian's ``fonts-noto-cjk`` (the file this repository
 shipped before, see git history of ``static/fonts/``); face 2 of it is "Noto Sans CJK SC".

@@ -140,7 +140,7 @@ def _read_messages(path: Path) -> list[tuple[int, dict[str, Any]]]:
               help="Cut-card position in cards from the back of the shoe "
                    "[default: a random position from 14 to 52 in each shoe].")
 @click.option("--burn-between-rounds", is_flag=True,
-              help="Burn one card between every two rounds (seed 002 tables).")
+              help="Burn one card between every two rounds (as the seed002 presets' tables do).")
 @click.option("--variant", default=None,
               help="Variant preset id written on each shoe start; its deck count and "
                    "between-rounds burn are used unless --decks / --burn-between-rounds say otherwise.")

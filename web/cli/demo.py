@@ -57,11 +57,11 @@ def current_shoe(client: FeedClient, table: str) -> int:
 DEMO_TABLES: tuple[tuple[str, str], ...] = (
     ("seed000_live", "Live Baccarat"),
     ("seed002", "超级6 百家乐"),                      # "Super 6 Baccarat"
-    ("seed001", "บาคาร่าประกัน"),                     # "insurance baccarat": seed 001 is the Thai
+    ("seed001", "บาคาร่าประกัน"),                     # "insurance baccarat": document 001 is the Thai
                                                    # table with insurance bets
     ("seed004_mini", "Mini Baccarat"),
     ("seed000_live_no_commission", "No Commission"),
-    ("seed002_commission", "ဘက်ကာရက် ကော်မရှင်"),     # "Baccarat, commission" (seed 002 is Burmese)
+    ("seed002_commission", "ဘက်ကာရက် ကော်မရှင်"),     # "Baccarat, commission" (document 002 is Burmese)
     ("seed001_no_commission", "Insurance No Commission"),
     ("seed000_live", "ບາຄາຣາສົດ"),                    # "live baccarat"
 )

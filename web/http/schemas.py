@@ -79,8 +79,9 @@ class ResultIn(_Strict):
 
 class _RoundFields(_Strict):
     burn: Annotated[list[CardText], Field(max_length=16)] | None = None
-    """Cards burned before this round (one between rounds on some tables, seed 002; or a card
-    the dealer drew by mistake). Counted against the shoe's decks; no part of the result."""
+    """Cards burned before this round (one between rounds on some tables, docs/domain.md section
+    2; or a card the dealer drew by mistake). Counted against the shoe's decks; no part of the
+    result."""
     cut_card: bool = False
     """The cut card came out during this round or right after it: this is the shoe's last round
     (domain digest section 2). Later rounds of the shoe are refused."""
@@ -142,8 +143,8 @@ class ShoeIn(_Strict):
     """``POST /api/tables/<table>/shoes``: start shoe ``shoe`` explicitly.
 
     ``burn``: the burn cards, turned card first (its value says how many more are burned:
-    A = 1 ... 9 = 9, 10/J/Q/K = 10; seeds 000-002), so the list holds 1 + that many cards;
-    empty when the feed does not know them. ``cut_card_position``: where the cut card was
+    A = 1 ... 9 = 9, 10/J/Q/K = 10; docs/domain.md section 2), so the list holds 1 + that many
+    cards; empty when the feed does not know them. ``cut_card_position``: where the cut card was
     placed, in cards from the back of the shoe (``None`` = not known; the record refuses one
     outside :func:`roads.shoe.cut_card_range`, 422 ``cut_card_position``). ``variant``: a preset
     id of :mod:`roads.variants` for this shoe (default: the table's configured variant).

@@ -36,7 +36,8 @@ class CardsIn(_Strict):
     position: Annotated[int, Field(ge=1, le=MAX_ROUND_CARDS)]
     cards: Annotated[list[CardText], Field(min_length=1, max_length=MAX_ROUND_CARDS)]
     burn: Annotated[list[CardText], Field(max_length=16)] = []
-    """Cards burned before this round (seed 002 tables), sent with card 1."""
+    """Cards burned before this round (tables that burn between rounds, docs/domain.md section 2),
+    sent with card 1."""
     cut_card: bool = False
     """The cut card came out during this round (or comes out right after it): the shoe's last."""
 

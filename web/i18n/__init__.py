@@ -10,10 +10,11 @@ Keys are grouped by prefix: ``winner.B|P|T`` and ``winner_short.*`` (bead letter
 :func:`variant_name`) and ``ui.*``. Labels may contain a ``{n}``
 placeholder (see :func:`translate`).
 
-The local words come from the seeds (seed documents 000-004, docs/frontend.md "Languages"): Burmese Player ထိုးသား,
-Banker ဒိုင်, Tie သရေ, natural တန်းဒို, round အလှည့် and shoe ဖဲထုပ်ပေးစက် (seed 000);
-Thai เพลเยอร์, แบงเกอร์, เสมอ, ไพ่คู่ (pair), ไพ่ป๊อก (natural), ใหญ่/เล็ก (Big/Small),
-ซุปเปอร์ 6+ (seed 001); Lao ຜູ້ຫຼິ້ນ, ເຈົ້າມື, ເສມີ, ໄພ່ປ໋ອງ (natural), ຮອບ (round) (seed 003);
+The local words come from the source documents 000-004 (docs/domain.md section 5; the words
+are listed in docs/frontend.md "Languages"): Burmese Player ထိုးသား, Banker ဒိုင်, Tie သရေ,
+natural တန်းဒို, round အလှည့် and shoe ဖဲထုပ်ပေးစက် (000); Thai เพลเยอร์, แบงเกอร์, เสมอ,
+ไพ่คู่ (pair), ไพ่ป๊อก (natural), ใหญ่/เล็ก (Big/Small), ซุปเปอร์ 6+ (001); Lao ຜູ້ຫຼິ້ນ, ເຈົ້າມື,
+ເສມີ, ໄພ່ປ໋ອງ (natural), ຮອບ (round) (003);
 Chinese 闲, 庄, 和 and the customary road names (大路, 珠盘路, 大眼仔, 小路, 蟑螂路).
 """
 
@@ -122,7 +123,8 @@ def variant_name(variant: str | Mapping[str, Any] | None, lang: str) -> str:
     snapshot's ``{"id", "name"}`` object. The one place every page, board model, lobby tile,
     PNG and the shoes page take a game's name from. An id no catalogue names (a variant added
     without labels) gives the object's English ``name``, else the id itself; ``None`` gives ``""``.
-    Example: ``variant_name("seed004_mini", "th")`` -> ``"มินิ แบคคาร่า"`` (seed 004's title).
+    Example: ``variant_name("seed004_mini", "th")`` -> ``"มินิ แบคคาร่า"`` (document 004's title,
+    docs/domain.md section 5).
 
     Raises :class:`UnknownLanguageError` for a language not in :data:`LANGUAGES`.
     """

@@ -7,9 +7,9 @@ the table has configured limits), as primitives of the board model (:mod:`web.re
 - the cards dealt so far face up on each side (:func:`card_face`: rank and a suit drawn as
   polygons, red suits in the banker colour), running totals, and what happens next in words
   from the tableau (docs/domain.md section 1: the player draws on 0-5 and stands on 6-7, the
-  banker's third card by the table of seed 004);
-- at a table whose variant offers insurance (seed 001, :mod:`roads.insurance`), the insurance
-  on offer at that moment with its payout ("Player insurance 2.5:1");
+  banker's third card by the banker's table there);
+- at a table whose variant offers insurance (docs/domain.md section 3a, :mod:`roads.insurance`),
+  the insurance on offer at that moment with its payout ("Player insurance 2.5:1");
 - the table's state in words, a betting countdown (a text primitive with ``"cd"``: the Unix
   second betting closes, and ``"fmt"``: the words with ``{s}`` for the seconds left, as at the
   model's ``"now"``; the page ticks it against the server's clock; an image, which cannot tick,
@@ -149,7 +149,7 @@ def next_words(ip: Mapping[str, Any], lang: str) -> str:
 
 
 def insurance_words(snapshot: Mapping[str, Any], lang: str) -> list[str]:
-    """The insurance offered now in the round in progress (seed 001's tables, ``roads.insurance``):
+    """The insurance offered now in the round in progress (``roads.insurance``, docs/domain.md 3a):
     ``["Player insurance 2.5:1"]``; empty when the variant has no insurance or none is offered."""
     ip = snapshot.get("in_progress")
     variant = snapshot.get("variant")
