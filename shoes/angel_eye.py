@@ -24,10 +24,13 @@ Standard library only.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from shoes import deal
+
+log = logging.getLogger("roads.shoe")
 
 ENQ = 0x05
 """First byte of a frame."""
@@ -323,3 +326,61 @@ def shoe_events(frame: Frame) -> list[deal.Event]:
     elif c == "i":
         out.append(deal.ExtraRevoked())
     return out
+
+
+class AngelEyeDecoder:
+    """The Angel Eye protocol as a :class:`shoes.pipeline.Decoder`: :class:`FrameReader` then
+    :func:`shoe_events`; a frame whose data does not decode is counted (``bad_frames``) and logged."""
+
+    def __init__(self, reader: FrameReader | None = None) -> None:
+        self.reader = reader or FrameReader()
+
+    def feed(self, data: bytes) -> list[deal.Event]:
+        """Events of the frames ``data`` completes."""
+        out: list[deal.Event] = []
+        for frame in self.reader.feed(data):
+            try:
+                out += shoe_events(frame)
+            except FrameError as e:
+                self.reader.stats.bad_frames += 1
+                log.warning("Angel Eye frame %s dropped: %s", frame, e)
+        return out
+
+    def flush(self) -> list[deal.Event]:
+        """The stream ended (an unfinished frame counts as noise)."""
+        self.reader.flush()
+        return []
+
+    def state(self) -> dict[str, Any]:
+        """The reader's state."""
+        return self.reader.state()
+
+    @classmethod
+    def from_state(cls, data: dict[str, Any]) -> "AngelEyeDecoder":
+        """The decoder :meth:`state` described."""
+        return cls(FrameReader.from_state(data))
+
+    def counters(self) -> dict[str, int]:
+        """frames, repeats, noise bytes, BCC errors, bad frames, frames lost."""
+        s = self.reader.stats
+        return {"frames": s.frames, "repeats": s.repeats, "noise_bytes": s.noise_bytes, "BCC_errors": s.bcc_errors,
+                "bad_frames": s.bad_frames, "frames_lost": s.frames_lost}
+
+
+def _command() -> Any:
+    from shoes.cli import stream_command
+
+    return stream_command("angel-eye", AngelEyeDecoder, expects_result=True, baud=BAUD,
+                          help="Angel Eye card-reading shoe on a serial port (4800 baud 8N1): cards as drawn "
+                               "(face down shown as a card back) and shown, the new shoe's burn, the shoe's "
+                               "errors; each round checked against the shoe's own result.")
+
+
+def _shoe_type() -> Any:
+    from shoes.plugins import ShoeType
+
+    return ShoeType("angel-eye", "Angel Eye card-reading shoe, serial 4800 baud", _command)
+
+
+SHOE_TYPE = _shoe_type()
+"""This protocol in the ``roads.shoes`` entry-point group."""
