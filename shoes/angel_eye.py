@@ -246,11 +246,14 @@ def _frame_size(buf: bytearray, i: int) -> int:
 # ----------------------------------------------------------------------------- meaning
 def decode_position(b: int) -> tuple[str, int, bool]:
     """Position byte -> ``(side, order, new_shoe)``: ``0x80 | 0x40 new shoe | 0x10 Banker |
-    order`` (order 1-3 in a round; 0 for the turned card of a new shoe). Raises
-    :class:`FrameError` for a byte without bit 7 or an order above 3."""
-    if not b & 0x80 or b & 0x0F > 3 or b & 0x20:
-        raise FrameError(f"position byte {b:02x} is not 0x80 | 0x40 new shoe | 0x10 banker | order 0-3")
-    return ("banker" if b & 0x10 else "player"), b & 0x0F, bool(b & 0x40)
+    order`` (order 1-3 in a round; at a new shoe, 0 for the turned card and any order for the
+    burned cards, which are taken in the order they come). Raises :class:`FrameError` for a byte
+    without bit 7, with bit 5, or a round's order outside 1-3."""
+    new_shoe = bool(b & 0x40)
+    if not b & 0x80 or b & 0x20 or (not new_shoe and not 1 <= b & 0x0F <= 3):
+        raise FrameError(f"position byte {b:02x} is not 0x80 | 0x10 banker | order 1-3 "
+                         "(or 0x80 | 0x40 new shoe | order)")
+    return ("banker" if b & 0x10 else "player"), b & 0x0F, new_shoe
 
 
 def decode_card(b: int) -> str | None:
@@ -308,8 +311,6 @@ def shoe_events(frame: Frame) -> list[deal.Event]:
             out.append(deal.ExtraDrawn(card))
         elif new_shoe:
             out.append(deal.ShoeCard(order, card, shown=c == "I"))
-        elif order == 0:
-            raise FrameError(f"frame {frame}: order 0 outside a new shoe")
         elif c == "I":
             if card is None:
                 raise FrameError(f"frame {frame}: a card shown face down")

@@ -128,9 +128,19 @@ def make_adapter(table: str, url: str, token: str, spool_dir: Path | None, start
         raise click.ClickException(str(e)) from None
 
 
-def _stop_on_signals(stop: Any) -> None:
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: stop.set())
+def _stop_on_signals(stop: Any) -> Callable[[], None]:
+    """SIGTERM and SIGINT set ``stop``; returns the function that puts the old handlers back."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    old = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in (signal.SIGTERM, signal.SIGINT)}
+
+    def restore() -> None:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+
+    return restore
 
 
 def stream_command(name: str, decoder_type: Any, *, expects_result: bool, baud: int, help: str) -> click.Command:
@@ -161,7 +171,7 @@ def stream_command(name: str, decoder_type: Any, *, expects_result: bool, baud: 
                 raise BadRecording(str(e)) from None
         adapter = make_adapter(table, url, token, spool_dir, start_shoe, start_round, timeout, decoder_type,
                                expects_result)
-        _stop_on_signals(adapter.stop)
+        restore = _stop_on_signals(adapter.stop)
         try:
             if chunks is not None:
                 done = adapter.run_replay(chunks, str(replay.resolve()), realtime=realtime)
@@ -175,6 +185,7 @@ def stream_command(name: str, decoder_type: Any, *, expects_result: bool, baud: 
                 click.echo(adapter.summary(), err=True)
         finally:
             adapter.close()
+            restore()
 
     return command
 
@@ -195,7 +206,7 @@ def record(device: str, out: Path, baud: int, duration: float | None) -> None:
 
     _logging(0)
     stop = threading.Event()
-    _stop_on_signals(stop)
+    restore = _stop_on_signals(stop)
     if duration is not None:
         threading.Timer(duration, stop.set).start()
     started = time.monotonic()
@@ -213,7 +224,10 @@ def record(device: str, out: Path, baud: int, duration: float | None) -> None:
             f.flush()
             total += len(data)
 
-        read_forever(device, baud, write, stop)
+        try:
+            read_forever(device, baud, write, stop)
+        finally:
+            restore()
     click.echo(f"recorded {total} byte(s) from {device} to {out}", err=True)
 
 

@@ -133,11 +133,12 @@ def _command() -> Any:
         if not host or not port.isdigit():
             raise click.BadParameter(f"{listen!r} is not HOST:PORT", param_hint="'--listen'")
         adapter = make_adapter(table, url, token, spool_dir, start_shoe, start_round, timeout, None, False)
-        _stop_on_signals(adapter.stop)
+        restore = _stop_on_signals(adapter.stop)
         try:
             receiver = CardReceiver(adapter, host, int(port))
         except OSError as e:
             adapter.close()
+            restore()
             raise click.ClickException(f"cannot listen on {listen}: {e.strerror or e}") from None
         click.echo(f"roads shoe: receiving cards on http://{host}:{receiver.port}/card for table {table}", err=True)
         try:
@@ -146,6 +147,7 @@ def _command() -> Any:
             click.echo(adapter.summary(), err=True)
         finally:
             adapter.close()
+            restore()
 
     return command
 

@@ -53,7 +53,8 @@ def test_a_card_byte_outside_the_52_cards_is_a_frame_error(byte):
 
 
 @pytest.mark.parametrize("byte, position", [(0x81, ("player", 1, False)), (0x93, ("banker", 3, False)),
-                                            (0xC0, ("player", 0, True)), (0xD2, ("banker", 2, True))])
+                                            (0xC0, ("player", 0, True)), (0xD2, ("banker", 2, True)),
+                                            (0xC7, ("player", 7, True))])
 def test_position_bytes(byte, position):
     assert decode_position(byte) == position
 

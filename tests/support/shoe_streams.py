@@ -112,3 +112,18 @@ def dealt_rounds(count: int, seed: int) -> list[tuple[list[str], list[str]]]:
         p, b = deal_round(lambda: next(it))
         out.append(([str(c) for c in p], [str(c) for c in b]))
     return out
+
+
+def recording(data: bytes, rng: random.Random, device: str = "/dev/ttyUSB0") -> str:
+    """``data`` as a ``roads shoe record`` file: split into reads of 1-24 bytes as a serial port
+    returns them, timed at 4800 baud (480 bytes a second) with pauses between frames."""
+    from shoes import recording as rec
+
+    out = [rec.header(device, 4800, "2025-01-01T00:00:00+00:00")]
+    t, i = 0.0, 0
+    while i < len(data):
+        n = rng.randint(1, 24)
+        t += n / 480 + rng.choice((0.0, 0.0, 0.05, 0.4))
+        out.append(rec.line(t, data[i:i + n]))
+        i += n
+    return "".join(out)
