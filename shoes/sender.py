@@ -211,7 +211,7 @@ class Sender:
         text = f"HTTP {status} {error.get('code')}: {error.get('message')}"
         log.error("table %s: the service refused %s: %s", m["table"], json.dumps(m), text)
         self.spool.mark(row.id, "refused", error or {"status": status}, note=text[:500])
-        if m["type"] in ("cards", "drawn", "hold"):
+        if m["type"] in ("cards", "hold"):  # a refused face-down draw is only a picture: the round goes on
             skipped = self.spool.skip_round(row.id, m["shoe"], m["round"], f"skipped: an earlier message was refused ({text})")
             if m["type"] == "cards" and m["position"] > 1:
                 # void what the service may hold of the round, in the refused message's place
