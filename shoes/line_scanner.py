@@ -1,6 +1,6 @@
 """One-card shoes and card scanners on a serial line: one card code a line (a barcode reader per
 card), in deal order. The adapter gives each card its deal position by the tableau
-(:class:`shoes.deal.RoundFollower`); a line with the new-shoe code (default ``NEWSHOE``, e.g. a
+(:class:`shoes.deal.RoundFollower`); a line with the new-shoe code (``NEWSHOE``, e.g. a
 barcode on the shuffle card) says the next card is the turned card of a new shoe, then its
 burn (docs/shoes.md "Line scanner").
 
@@ -20,7 +20,7 @@ from shoes import deal
 log = logging.getLogger("roads.shoe")
 
 NEW_SHOE_CODE = "NEWSHOE"
-"""The line that starts a new shoe (``--new-shoe-code``)."""
+"""The line that starts a new shoe."""
 
 MAX_LINE = 64
 """Longest line kept, in bytes; a longer one is a bad line."""

@@ -156,3 +156,18 @@ def test_an_unreachable_service_keeps_everything_in_the_spool_until_it_is_back(t
             assert [(r["feed"]["player"], r["feed"]["banker"]) for r in rounds(url, 1)] == NEW_SHOE_ROUNDS
     finally:
         close_app(app)
+
+
+def test_status_lists_what_the_spool_holds(service, tmp_path):
+    assert replay(service, tmp_path / "spool", "angel_eye_faults.aer").exit_code == 0
+    result = CliRunner().invoke(main, ["shoe", "status", "--spool", str(tmp_path / "spool")], prog_name="roads")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith("table T1: shoe 1, round 6; pending 0, sent ")
+    assert lines[1].startswith("  round 1-3: held: the shoe says B;")
+    assert lines[2].startswith("  round 1-4: voided: misdeal: card 5 (4C, the banker's) is not dealt")
+    everything = CliRunner().invoke(main, ["shoe", "status", "--spool", str(tmp_path / "spool"), "--all"],
+                                    prog_name="roads").output
+    # the hold went out as a void: the service has no holds yet
+    assert '"type":"void"' in everything.replace(" ", "") and \
+        "degraded: the service has no hold endpoint; voided instead" in everything
