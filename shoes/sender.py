@@ -10,6 +10,8 @@ safe, since every write of the feed is idempotent (the same write again is a 200
 * the service does not know a feed extension (400 ``unknown_field`` naming its field, or 404 /
   405 for the ``hold`` endpoint): the message is sent without it, or a held round is voided
   with the hold's reason (``degraded``);
+* 401 and 403 (a wrong token, a table the service does not allow) are waited out like a 503:
+  the operator fixes the setting, the spool keeps everything meanwhile;
 * otherwise the message is ``refused`` (answer kept, logged as an error); when it belongs to a
   round, the round's other pending messages are ``skipped`` and the round is voided with the
   refusal as reason, so the table is not left with a round in progress.
@@ -34,8 +36,10 @@ log = logging.getLogger("roads.shoe")
 MAX_PAUSE_S = 5.0
 """Longest pause between two tries of a message, in seconds."""
 
-RETRY_STATUSES = frozenset({408, 425, 429, 500, 502, 503, 504})
-"""Statuses after which a message is sent again."""
+RETRY_STATUSES = frozenset({401, 403, 408, 425, 429, 500, 502, 503, 504})
+"""Statuses after which a message is sent again: the service is busy or away, or it does not
+take this adapter's writes yet (a wrong token, a table not allowed: fixed by the operator, the
+spool keeps everything meanwhile)."""
 
 EXTENSION_FIELDS = {"drawn": "sides", "state": "shoe_error"}
 """Message type -> the body field a service without the extension refuses (400 unknown_field)."""
@@ -121,6 +125,7 @@ class Sender:
         self.stopping = threading.Event()
         self.lacks: set[str] = set()
         self.failures = 0
+        self.last_problem = ""
 
     def stop(self) -> None:
         """Ask :meth:`run` to return after the message in flight."""
@@ -153,7 +158,8 @@ class Sender:
                 return True
             self.failures += 1
             if self.failures in (1, 10) or self.failures % 100 == 0:
-                log.warning("service not taking messages (try %d); the spool keeps them", self.failures)
+                log.warning("the service does not take messages yet (try %d: %s); the spool keeps them",
+                            self.failures, self.last_problem)
             self.stopping.wait(pause)
             pause = min(pause * 2, MAX_PAUSE_S)
             row = self.spool.next_pending() or row
@@ -168,9 +174,10 @@ class Sender:
         try:
             status, answer = self.http.request("POST", path, body)
         except (OSError, http.client.HTTPException) as e:
-            log.debug("POST %s: %s", path, e)
+            self.last_problem = f"POST {path}: {e}"
             return "retry"
         if status in RETRY_STATUSES:
+            self.last_problem = f"POST {path}: HTTP {status} {json.dumps(answer)[:200]}"
             return "retry"
         if status < 300:
             recorded = kind == "cards" and isinstance(answer, dict) and answer.get("result") is not None

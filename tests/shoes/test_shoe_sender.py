@@ -110,3 +110,17 @@ def test_a_refused_card_voids_its_round_and_skips_the_rest_of_it(tmp_path):
     finally:
         service.close()
     assert (counts["refused"], counts["skipped"]) == (2, 3)
+
+
+def test_a_wrong_token_refuses_nothing_the_spool_keeps_every_message(tmp_path):
+    service = FutureService(refuse={p: (401, "unauthorized") for p in
+                                    ("/api/tables/T1/state", BASE + "/cards", BASE + "/hold")})
+    try:
+        adapter = Adapter(tmp_path / "spool", "T1", service.url, "t", AngelEyeDecoder, expects_result=True)
+        threading.Timer(1.5, adapter.stop.set).start()
+        assert adapter.run_replay([(0.0, _stream())], "s") is False
+        counts = adapter.spool.counts()
+        adapter.close()
+    finally:
+        service.close()
+    assert (counts["refused"], counts["skipped"], counts["sent"], counts["pending"]) == (0, 0, 0, len(EXPECTED))
