@@ -251,7 +251,10 @@ class RoundFollower:
         if side is None or order is None:  # the tableau says whose card it is
             due = next_card(*self._hands()) if self.open and not self.waiting_result else None
             side, order = (PLAYER, 1) if due is None else (due, sum(1 for s in self.slots if s[0] == due) + 1)
-        if side == PLAYER and order == 1:
+        # P1 again while it is the round's only card (drawn face down, then drawn face up): the same card
+        first = self.slots[0] if self.open and len(self.slots) == 1 else None
+        again = first is not None and (first[2] is None or e.card is None or e.card == first[2])
+        if side == PLAYER and order == 1 and not again:  # the next round's first card
             self._end_round("the next round began", out)
             self._start_round(out)
         elif not self.open:

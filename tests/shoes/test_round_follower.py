@@ -201,3 +201,10 @@ def test_power_on_in_the_middle_of_a_round_voids_it():
     f = RoundFollower("T1", shoe=1, round=0)
     run(f, Drawn(P, 1, "QC"), Drawn(B, 1, "4S"))
     assert run(f, PowerOn())[0]["type"] == "void"
+
+
+def test_the_first_card_reported_again_is_the_same_card_not_a_new_round():
+    f = RoundFollower("T1", shoe=1, round=0)
+    run(f, Drawn(P, 1, None))
+    assert run(f, Drawn(P, 1, "QC")) == cards(1, 1, "QC")
+    assert (f.round, len(f.slots)) == (1, 1)
