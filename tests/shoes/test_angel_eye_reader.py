@@ -128,7 +128,7 @@ def _split(data: bytes, cuts: list[int]) -> list[bytes]:
     return [data[a:b] for a, b in zip([0] + points, points + [len(data)])]
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), cuts=st.lists(st.integers(0, 10**6), max_size=60))
 def test_any_split_of_a_stream_gives_its_frames_once_each(seed, cuts):
     w = _stream(seed)
@@ -142,7 +142,7 @@ def test_any_split_of_a_stream_gives_its_frames_once_each(seed, cuts):
 NOISE = st.binary(min_size=1, max_size=12).map(lambda b: b.replace(b"\x05", b"\x00"))
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), noise=st.lists(st.tuples(st.integers(0, 10**6), NOISE), max_size=8),
        bad=st.lists(st.integers(0, 10**6), max_size=6), cuts=st.lists(st.integers(0, 10**6), max_size=30))
 def test_noise_and_bad_bcc_are_counted_and_never_make_a_frame(seed, noise, bad, cuts):
@@ -177,6 +177,7 @@ def test_noise_and_bad_bcc_are_counted_and_never_make_a_frame(seed, noise, bad, 
     assert reader.stats.frames_lost == missing_between
 
 
+@settings(deadline=None)
 @given(seed=st.integers(0, 10**6), cut=st.integers(0, 10**6))
 def test_the_reader_state_survives_being_written_down_mid_stream(seed, cut):
     data = bytes(_stream(seed, rounds=2).data)
