@@ -21,6 +21,10 @@ from shoes.spool import Spool
 
 log = logging.getLogger("roads.shoe")
 
+KEEP_SENT_S = 14 * 86400
+"""Messages the service took are kept this long (seconds) in the spool, then deleted at the next
+start (14 days: for support; the rest stays until sent or looked at)."""
+
 CHECKPOINT_BYTES = 4096
 """The state is committed at least every this many journal bytes, so a restart reads at most
 that much again (it is committed with every batch of messages anyway)."""
@@ -171,6 +175,9 @@ class Adapter:
     def begin(self) -> None:
         """Start the sender, and number the rounds (from the spool, ``start``, or the service,
         asked until it answers, in a thread: bytes read meanwhile wait in the journal)."""
+        pruned = self.spool.prune(KEEP_SENT_S)
+        if pruned:
+            log.info("spool: %d message(s) sent more than %d days ago deleted", pruned, KEEP_SENT_S // 86400)
         self._thread(self.sender.run, "shoe-sender")
         if self.pipeline.ready:
             self.pipeline.catch_up()

@@ -198,6 +198,14 @@ class Spool:
                 (note, after_id, shoe, round_no))
             return cur.rowcount
 
+    def prune(self, older_than_s: float) -> int:
+        """Delete the messages the service took more than ``older_than_s`` seconds ago (the
+        others stay until sent or looked at); returns how many."""
+        db = self._db()
+        with db:
+            return db.execute("DELETE FROM outbox WHERE status = 'sent' AND sent_at < ?",
+                              (time.time() - older_than_s,)).rowcount
+
     def counts(self) -> dict[str, int]:
         """Messages by status, and ``recorded``: rounds the service recorded from them."""
         db = self._db()

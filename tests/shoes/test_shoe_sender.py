@@ -124,3 +124,17 @@ def test_a_wrong_token_refuses_nothing_the_spool_keeps_every_message(tmp_path):
     finally:
         service.close()
     assert (counts["refused"], counts["skipped"], counts["sent"], counts["pending"]) == (0, 0, 0, len(EXPECTED))
+
+
+def test_messages_sent_long_ago_are_pruned_the_others_kept(tmp_path):
+    from shoes.spool import Spool
+
+    spool = Spool(tmp_path / "spool", "T1")
+    spool.commit({"offset": 0}, [{"type": "state", "table": "T1", "state": "dealing"}] * 3)
+    first, second, _ = [r[0] for r in spool.rows()]
+    spool.mark(first, "sent", {})
+    spool.mark(second, "refused", {})
+    spool._db().execute("UPDATE outbox SET sent_at = sent_at - 86400 * 15")
+    assert spool.prune(14 * 86400) == 1
+    assert [s for _, _, s, _, _ in spool.rows()] == ["refused", "pending"]
+    spool.close()
