@@ -216,16 +216,19 @@ def record(device: str, out: Path, baud: int, duration: float | None) -> None:
     except OSError as e:
         raise click.ClickException(f"cannot write {out}: {e.strerror or e}") from None
     with f:
-        f.write(recording.header(device, baud, datetime.now(timezone.utc).isoformat(timespec="seconds")))
-
         def write(data: bytes) -> None:
             nonlocal total
             f.write(recording.line(time.monotonic() - started, data))
             f.flush()
             total += len(data)
 
+        def opened(what: str) -> None:
+            if what == "open" and f.tell() == 0:
+                f.write(recording.header(device, baud, datetime.now(timezone.utc).isoformat(timespec="seconds")))
+                f.flush()
+
         try:
-            read_forever(device, baud, write, stop)
+            read_forever(device, baud, write, stop, on_state=opened)
         finally:
             restore()
     click.echo(f"recorded {total} byte(s) from {device} to {out}", err=True)
