@@ -178,7 +178,8 @@ def stream_command(name: str, decoder_type: Any, *, expects_result: bool, baud: 
                 click.echo(adapter.summary())
                 if not done:
                     raise click.ClickException("stopped before everything was delivered (the spool keeps the rest)")
-                if adapter.spool.counts()["refused"]:
+                counts = adapter.spool.counts()
+                if counts["refused"] or counts["refused_rounds"]:
                     raise click.ClickException("the service refused messages (roads shoe status --spool ... lists them)")
             else:
                 adapter.run_device(device, baud)  # type: ignore[arg-type]

@@ -268,6 +268,8 @@ class Adapter:
             held.append([f"round {follower.shoe}-{follower.round}",
                          "waiting for its result at the end of the stream" if follower.waiting_result
                          else f"unfinished at the end of the stream ({len(follower.slots)} card(s))"])
+        for card, note in self.spool.refused_rounds():
+            held.append([f"round {card['shoe']}-{card['round']}", f"voided: {note}"])
         parts.append(f"rounds posted {counts['recorded']}")
         why = "; ".join(f"{r}: {w}" for r, w in held)
         parts.append(f"rounds held back {len(held)}" + (f" ({why})" if why else ""))

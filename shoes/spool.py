@@ -207,12 +207,21 @@ class Spool:
                               (time.time() - older_than_s,)).rowcount
 
     def counts(self) -> dict[str, int]:
-        """Messages by status, and ``recorded``: rounds the service recorded from them."""
+        """Messages by status, ``recorded``: rounds the service recorded from them, and
+        ``refused_rounds``: rounds voided because the service refused one of their cards."""
         db = self._db()
         out = dict.fromkeys(STATUSES, 0)
         out.update({s: n for s, n in db.execute("SELECT status, COUNT(*) FROM outbox GROUP BY status")})
         out["recorded"] = db.execute("SELECT COUNT(*) FROM outbox WHERE recorded = 1").fetchone()[0]
+        out["refused_rounds"] = len(self.refused_rounds())
         return out
+
+    def refused_rounds(self) -> list[tuple[dict[str, Any], str]]:
+        """``(card message, note)`` of every card the service refused, whose round was voided in
+        its place (:mod:`shoes.sender`)."""
+        rows = self._db().execute("SELECT original, note FROM outbox WHERE original IS NOT NULL "
+                                  "AND note LIKE 'refused (%' ORDER BY id")
+        return [(json.loads(o), n) for o, n in rows]
 
     def rows(self, status: str | None = None) -> list[tuple[int, dict[str, Any], str, str | None, Any]]:
         """``(id, message, status, note, answer)`` of every row (of one ``status``), in order."""

@@ -17,10 +17,10 @@ class FutureService(FakeJSONService):
     """Takes every write (201), after answering the first try of each ``flaky`` path with a 503;
     ``refuse``: path -> (status, error) answered instead."""
 
-    def __init__(self, flaky: bool = False, refuse: dict | None = None) -> None:
+    def __init__(self, flaky: bool = False, refuse: dict | None = None, refuse_card: str | None = None) -> None:
         self.posts: list[tuple[str, dict]] = []
         self.tries: dict[str, int] = {}
-        self.flaky, self.refuse = flaky, refuse or {}
+        self.flaky, self.refuse, self.refuse_card = flaky, refuse or {}, refuse_card
         self.lock = threading.Lock()
         super().__init__()
 
@@ -32,8 +32,10 @@ class FutureService(FakeJSONService):
             self.tries[key] = self.tries.get(key, 0) + 1
             if self.flaky and self.tries[key] == 1:
                 return 503, {"error": {"code": "store_unavailable"}}
-            if path in self.refuse:
-                status, code = self.refuse[path]
+            refused = self.refuse.get(path) or (
+                (422, "too_many_copies") if self.refuse_card in (body or {}).get("cards", ()) else None)
+            if refused:
+                status, code = refused
                 self.posts.append((path, body))
                 return status, {"error": {"status": status, "code": code, "message": f"{code} here", "field": None}}
             self.posts.append((path, body))
@@ -138,3 +140,17 @@ def test_messages_sent_long_ago_are_pruned_the_others_kept(tmp_path):
     assert spool.prune(14 * 86400) == 1
     assert [s for _, _, s, _, _ in spool.rows()] == ["refused", "pending"]
     spool.close()
+
+
+def test_a_refused_third_card_voids_the_round_in_its_place_and_the_summary_says_so(tmp_path):
+    service = FutureService(refuse_card="AC")
+    try:
+        adapter = _run(service, tmp_path)
+        summary = adapter.summary()
+        counts = adapter.spool.counts()
+    finally:
+        service.close()
+    assert [p for p, _ in service.posts][-2:] == [BASE + "/cards", BASE + "/void"]
+    assert service.posts[-1][1] == {"reason": "the feed refused card 3: too_many_copies here"}
+    assert (counts["refused_rounds"], counts["skipped"]) == (1, 1)   # the hold after it is skipped
+    assert "round 1-1: voided: refused (HTTP 422 too_many_copies: too_many_copies here); voided instead" in summary
