@@ -49,3 +49,14 @@ def test_every_declared_shoe_type_is_installed_and_loads():
     for name in declared:
         shoe_type = plugins.load(name)
         assert shoe_type.name == name and shoe_type.command().name == name
+
+
+def test_roads_shoe_help_lists_every_installed_shoe_type_and_the_built_in_commands():
+    from click.testing import CliRunner
+
+    from web.cli import main
+
+    result = CliRunner().invoke(main, ["shoe", "--help"], prog_name="roads")
+    assert result.exit_code == 0, result.output
+    listed = [line.split()[0] for line in result.output.split("Commands:")[1].splitlines() if line.strip()]
+    assert listed == sorted(set(plugins.installed()) | {"record", "status"})
