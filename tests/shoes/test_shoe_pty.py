@@ -111,7 +111,7 @@ def _long_stream(seed: int) -> tuple[bytes, list[tuple[int, list[str], list[str]
 
 @pytest.mark.slow
 def test_kill_9_of_the_adapter_and_the_service_at_random_bytes_loses_no_round_and_doubles_none(tmp_path):
-    """About 40 kills over three 40-round streams at 4800 baud (about 90 s). Before an adapter is killed
+    """About 55 kills over three 40-round streams at 4800 baud (50-70 s). Before an adapter is killed
     the line is paused at a random byte (often inside a frame) and the adapter has read what was
     written: what a dead adapter does not read is lost at a real port too (docs/shoes.md)."""
     rng = random.Random(20240601)
