@@ -247,6 +247,8 @@ def status(spool_dir: Path, show_all: bool) -> None:
 
     from shoes.spool import Spool, SpoolError
 
+    if not (spool_dir / "spool.sqlite3").is_file():
+        raise click.ClickException(f"{spool_dir} holds no spool (no spool.sqlite3)")
     try:
         table = json.loads(sqlite3.connect(spool_dir / "spool.sqlite3").execute(
             "SELECT value FROM meta WHERE key = 'table'").fetchone()[0])
