@@ -25,6 +25,10 @@ KEEP_SENT_S = 14 * 86400
 """Messages the service took are kept this long (seconds) in the spool, then deleted at the next
 start (14 days: for support; the rest stays until sent or looked at)."""
 
+JOURNAL_ROTATE_BYTES = 1 << 20
+"""A device adapter starts an empty journal at start when the old one, read to its end, holds
+more than this many bytes (1 MiB: about 50 shoes)."""
+
 CHECKPOINT_BYTES = 4096
 """The state is committed at least every this many journal bytes, so a restart reads at most
 that much again (it is committed with every batch of messages anyway)."""
@@ -131,6 +135,19 @@ class Pipeline:
         self.spool.commit(state, messages, delivery=delivery)
         self.committed = self.offset
 
+    def rotate_journal(self, threshold: int) -> bool:
+        """Read the journal to its end and, when it holds more than ``threshold`` bytes, start an
+        empty one (:meth:`shoes.spool.Spool.rotate_journal`); ``True`` when rotated."""
+        with self.lock:
+            if not self.ready or self.decoder is None or self.spool.journal_size() <= threshold:
+                return False
+            self._process(force=True)
+            assert self.follower is not None
+            self.spool.rotate_journal({"offset": self.offset, "decoder": self.decoder.state(),
+                                       "follower": self.follower.state()})
+            self.offset = self.committed = 0
+            return True
+
     def counters(self) -> dict[str, int]:
         """The decoder's counters (empty before the start)."""
         return {} if self.decoder is None else self.decoder.counters()
@@ -221,6 +238,8 @@ class Adapter:
         from shoes.serial_port import read_forever
 
         self.begin()
+        if self.pipeline.rotate_journal(JOURNAL_ROTATE_BYTES):
+            log.info("spool: journal read to its end; a new one started")
         read_forever(device, baud, self.pipeline.feed, self.stop)
 
     def run_replay(self, chunks: list[tuple[float, bytes]], source: str, realtime: bool = False) -> bool:

@@ -3,8 +3,10 @@ it, kept on the table PC until the service has taken it (docs/shoes.md "The spoo
 
 A spool is a folder (``--spool DIR``) holding:
 
-* ``journal.bin``: the raw bytes read from the shoe, appended as read (one ``write`` per read,
-  before they are parsed), so a killed adapter reads them again when it starts;
+* ``journal.bin`` (``journal.<n>.bin`` after a rotation): the raw bytes read from the shoe,
+  appended as read (one ``write`` per read, before they are parsed), so a killed adapter reads
+  them again when it starts; a device adapter starts a new one at start when the old one, read
+  to its end, is over :data:`shoes.pipeline.JOURNAL_ROTATE_BYTES`;
 * ``spool.sqlite3`` (SQLite, WAL, ``synchronous=FULL``): the ``outbox`` of feed messages in
   the order they are to be sent, with each one's status (``pending``, ``sent``, ``refused``,
   ``skipped``, ``degraded``, ``local``) and the service's answer; and ``meta``, where
@@ -74,10 +76,7 @@ class Spool:
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
         self.path = self.directory / "spool.sqlite3"
-        self.journal_path = self.directory / "journal.bin"
         self._local = threading.local()
-        self._journal_fd = os.open(self.journal_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o640)
-        self._journal_dirty = False
         self.changed = threading.Condition()
         db = self._db()
         with db:
@@ -87,6 +86,13 @@ class Spool:
                 db.execute("INSERT INTO meta VALUES ('table', ?)", (json.dumps(table),))
             elif json.loads(row[0]) != table:
                 raise SpoolError(f"spool {self.directory} belongs to table {json.loads(row[0])!r}, not {table!r}")
+        self.generation = self.get_meta("journal_generation") or 0
+        self.journal_path = self._journal_file(self.generation)
+        self._journal_fd = os.open(self.journal_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o640)
+        self._journal_dirty = False
+        for old in self.directory.glob("journal*.bin"):  # left by a rotation killed before it deleted them
+            if old != self.journal_path:
+                old.unlink(missing_ok=True)
         state = self.load_state()
         if state is not None and state.get("offset", 0) > self.journal_size():
             raise SpoolError(f"{self.journal_path} has {self.journal_size()} bytes but the spool read up to "
@@ -109,6 +115,31 @@ class Spool:
         if data:
             os.write(self._journal_fd, data)
             self._journal_dirty = True
+
+    def _journal_file(self, generation: int) -> Path:
+        return self.directory / ("journal.bin" if generation == 0 else f"journal.{generation}.bin")
+
+    def rotate_journal(self, state: dict[str, Any]) -> None:
+        """Start an empty journal when every byte of this one is read (``state["offset"]`` is its
+        size): the state, with offset 0, and the new journal's number are committed together, then
+        the old file is deleted (a kill between the two leaves it for the next start to delete).
+        Raises ``ValueError`` when bytes of the journal are still unread."""
+        if state["offset"] != self.journal_size():
+            raise ValueError(f"journal has {self.journal_size()} bytes, {state['offset']} read: not rotated")
+        new_gen = self.generation + 1
+        new_path = self._journal_file(new_gen)
+        fd = os.open(new_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o640)
+        os.fsync(fd)
+        db = self._db()
+        with db:
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('state', ?)",
+                       (json.dumps({**state, "offset": 0}, separators=(",", ":")),))
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('journal_generation', ?)", (json.dumps(new_gen),))
+        old_fd, old_path = self._journal_fd, self.journal_path
+        self._journal_fd, self.journal_path, self.generation = fd, new_path, new_gen
+        os.close(old_fd)
+        old_path.unlink(missing_ok=True)
 
     def journal_size(self) -> int:
         """Bytes in the journal."""

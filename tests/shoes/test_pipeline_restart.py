@@ -97,3 +97,29 @@ def test_a_kill_at_any_byte_loses_no_message_and_repeats_none(seed, kills):
         got = [m for _, m, _, _, _ in spool.rows()]
         spool.close()
     assert got == expected
+
+
+def test_a_journal_read_to_its_end_is_rotated_and_the_stream_goes_on(tmp_path):
+    data, _ = _stream(9, 6)
+    cut = len(data) // 2
+    whole = Spool(tmp_path / "whole", "T1")
+    p = Pipeline(whole, AngelEyeDecoder, "T1", expects_result=True)
+    p.start(None, 0)
+    p.feed(data)
+    expected = [m for _, m, _, _, _ in whole.rows()]
+    whole.close()
+
+    spool = Spool(tmp_path / "rotated", "T1")
+    p = Pipeline(spool, AngelEyeDecoder, "T1", expects_result=True)
+    p.start(None, 0)
+    p.feed(data[:cut])
+    assert p.rotate_journal(threshold=100) is True
+    assert spool.journal_size() == 0 and sorted(f.name for f in (tmp_path / "rotated").glob("journal*")) == \
+        ["journal.1.bin"]
+    spool.close()
+    spool = Spool(tmp_path / "rotated", "T1")   # started again: numbers and reader state kept
+    p = Pipeline(spool, AngelEyeDecoder, "T1", expects_result=True)
+    p.catch_up()
+    p.feed(data[cut:])
+    assert [m for _, m, _, _, _ in spool.rows()] == expected
+    spool.close()
