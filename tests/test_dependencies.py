@@ -15,7 +15,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-OWN = {"roads", "web"}
+OWN = {"roads", "web", "shoes"}
 
 
 def requirement_names(requirements):

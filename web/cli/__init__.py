@@ -1,7 +1,8 @@
 """The ``roads`` command line (click, as Flask ships it).
 
 ``roads serve`` runs the service (this module); ``demo``, ``simulate``, ``replay`` and
-``render`` (README "Command line") live in :mod:`web.cli.commands`. Every setting is described in
+``render`` (README "Command line") live in :mod:`web.cli.commands`, the ``shoe`` adapters in
+:mod:`shoes.cli`. Every setting is described in
 :mod:`web.settings`.
 """
 
@@ -87,6 +88,16 @@ def serve(host: str | None, port: int | None, data: str | None) -> None:
 
 
 _register_demo_commands(main)  # demo, simulate, replay, render
+
+
+def _add_shoe_commands(group: click.Group) -> None:
+    """``roads shoe ...``: the shoe adapters (shoes/cli.py, docs/shoes.md)."""
+    from shoes.cli import shoe
+
+    group.add_command(shoe)
+
+
+_add_shoe_commands(main)
 
 if __name__ == "__main__":
     main()
