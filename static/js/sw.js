@@ -177,6 +177,28 @@
     });
   }
 
+  function version(model) { return model && typeof model.version === "number" ? model.version : -1; }
+
+  /** Two screens of one address (a landscape and a portrait one, each following its orientation's
+   * topic) keep into one entry: each orientation's model, and the lobby document, is the newer. */
+  function newest(old, kept) {
+    if (!old || old.release !== kept.release || !old.patch || !kept.patch) return kept;
+    var patch = {}, k;
+    for (k in kept.patch) if (Object.prototype.hasOwnProperty.call(kept.patch, k)) patch[k] = kept.patch[k];
+    if (old.patch.models && patch.models) {
+      var models = {};
+      for (k in old.patch.models) if (Object.prototype.hasOwnProperty.call(old.patch.models, k)) models[k] = old.patch.models[k];
+      for (k in patch.models) {
+        if (Object.prototype.hasOwnProperty.call(patch.models, k) && version(patch.models[k]) >= version(models[k])) {
+          models[k] = patch.models[k];
+        }
+      }
+      patch.models = models;
+    }
+    if (old.patch.doc && patch.doc && version(old.patch.doc) > version(patch.doc)) patch.doc = old.patch.doc;
+    return { patch: patch, heard: Math.max(old.heard || 0, kept.heard || 0), release: kept.release };
+  }
+
   /** Pages post {type: "keep", url, patch, heard, release} (their newest document, throttled) and
    * {type: "hello", url} (once loaded: a page opened before this worker controlled it is kept now). */
   self.addEventListener("message", function (ev) {
@@ -184,9 +206,12 @@
     if (!msg.url || new URL(msg.url).origin !== self.location.origin || !isPage(rel(new URL(msg.url)))) return;
     var key = pageKey(msg.url);
     if (msg.type === "keep") {
-      var body = JSON.stringify({ patch: msg.patch || null, heard: msg.heard || 0, release: msg.release || null });
       ev.waitUntil(caches.open(LAST).then(function (c) {
-        return c.put(key, new Response(body, { headers: { "Content-Type": "application/json" } }));
+        return c.match(key).then(function (hit) { return hit ? hit.json() : null; }).catch(function () { return null; })
+          .then(function (old) {
+            var kept = newest(old, { patch: msg.patch || null, heard: msg.heard || 0, release: msg.release || null });
+            return c.put(key, new Response(JSON.stringify(kept), { headers: { "Content-Type": "application/json" } }));
+          });
       }));
     } else if (msg.type === "hello") {
       ev.waitUntil(caches.open(PAGES).then(function (c) { return c.match(key); }).then(function (hit) {
