@@ -39,6 +39,8 @@ WAITING_KEYS: tuple[str, ...] = ("waiting.title", "waiting.text", "waiting.last_
 """Catalogue keys of the waiting page."""
 
 WAITING_FILE = STATIC_DIR / "waiting.html"
+WAITING_PNG = STATIC_DIR / "waiting.png"
+"""The image nginx answers for a PNG board it has no copy of while the service is down."""
 
 
 def waiting_words() -> dict[str, dict[str, str]]:
@@ -77,6 +79,17 @@ def waiting_html() -> str:
 """
 
 
+def waiting_png() -> bytes:
+    """``static/waiting.png``: "Waiting for the service" in every language, 1920x1080, dark (the
+    notice of :mod:`web.render.notice`; players scale it)."""
+    from web.render.notice import notice_png
+
+    words = waiting_words()
+    lines = [(words["en"]["waiting.title"], "title", "en")]
+    lines += [(words[lang]["waiting.title"], "text", lang) for lang in i18n.LANGUAGES if lang != "en"]
+    return notice_png(lines, width=1920, height=1080, theme="dark")
+
+
 def worker_settings() -> dict[str, object]:
     """The ``self.ROADS`` object put before the worker's code."""
     return {
@@ -98,6 +111,7 @@ def service_worker() -> Response:
                     headers={"Cache-Control": "no-cache", "ETag": f'"{etag}"', "Service-Worker-Allowed": url_for("pages.index")})
 
 
-if __name__ == "__main__":  # python -m web.http.offline: write static/waiting.html
+if __name__ == "__main__":  # python -m web.http.offline: write static/waiting.html and waiting.png
     WAITING_FILE.write_text(waiting_html(), encoding="utf-8")
-    print(f"wrote {WAITING_FILE}")
+    WAITING_PNG.write_bytes(waiting_png())
+    print(f"wrote {WAITING_FILE} and {WAITING_PNG}")
