@@ -173,6 +173,11 @@ def test_reloads_and_navigations_without_the_service_show_boards_offline_then_li
     reloading.wait_for_function(f"document.querySelector('svg#board').getAttribute('aria-label').endsWith('· {nxt}')",
                                 timeout=5_000)
     assert reloading.js_errors == [] and cycling.js_errors == []
+    kept = reloading.evaluate("""async () => { const out = [];
+        for (const name of await caches.keys()) for (const r of await (await caches.open(name)).keys()) out.push(new URL(r.url).pathname);
+        return out; }""")
+    # pages, the shell and fonts only: no API call, model route, frame, push or write was kept
+    assert kept and all(p in ("/tables/T1", "/tables/T2", "/theme.css") or p.startswith("/static/") for p in kept), kept
     context.close()
 
 
@@ -180,8 +185,17 @@ def test_a_page_never_opened_waits_for_the_service_then_becomes_its_board(browse
     tier.post("T1", 3, seed=1)
     tier.post("T3", 4, seed=3)
     context = browser.new_context(bypass_csp=True)
-    new_screen(context, f"{tier.base}/tables/T1")                 # the worker is installed by an earlier visit
+    first = new_screen(context, f"{tier.base}/tables/T1")         # the worker is installed by an earlier visit
+    past = f"{tier.base}/tables/T1/shoes/1"
+    first.goto(past)
+    first.wait_for_function("u => caches.open('roads-pages').then(c => c.match(u)).then(r => !!r)", arg=past,
+                            timeout=10_000)
     tier.stop()
+    resp = first.reload()                                          # a past shoe is read from the cache whole
+    assert resp is not None and resp.status == 200
+    first.wait_for_function("window.__roads && window.__roads.renders >= 1", timeout=5_000)
+    assert first.evaluate("[window.__roads.status, document.documentElement.classList.contains('offline')]") == ["past", False]
+    assert first.evaluate("document.querySelector('svg#board').getAttribute('aria-label')").endswith("· 3")
     page = context.new_page()
     resp = page.goto(f"{tier.base}/tables/T3?lang=ko")
     assert resp is not None and resp.status == 503

@@ -75,7 +75,8 @@ def _html(words: str) -> dict[str, Any]:
 
 
 def _png(words: str) -> dict[str, Any]:
-    return {"description": words + " (ETag and Cache-Control set)",
+    return {"description": words + " (ETag, Last-Modified and Cache-Control set; errors as an image of the "
+                           "same status for clients that ask for images, docs/signage.md)",
             "content": {"image/png": {"schema": {"type": "string", "contentMediaType": "image/png"}}}}
 
 
