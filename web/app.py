@@ -55,6 +55,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     ws.init_app(app)
     app.register_blueprint(model_sockets.bp)
     app.register_blueprint(full_frames.bp)
+    from web.http import offline
+
+    app.register_blueprint(offline.bp)  # the service worker: screens that never go dark
 
     from web import live_models, push
 

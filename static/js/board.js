@@ -58,17 +58,19 @@
   /** A whole document arrived (socket frame or outage fetch): paint it. */
   function show(doc) {
     if (!doc || !doc.models) return;
-    if (doc.release && boot.release && doc.release !== boot.release) { location.reload(); return; }
+    if (doc.release && boot.release && doc.release !== boot.release && RoadsOffline.newRelease(doc.release)) return;
     var sameShoe = doc.shoe === state.shoe;
     var models = {}, k;
     for (k in state.models) models[k] = state.models[k];
     for (k in doc.models) models[k] = doc.models[k]; // an orientation's topic carries its model only
     state.models = models;
+    RoadsOffline.keep({ models: models }, boot.release); // for a reload without the service (static/js/sw.js)
     if (state.asking) return; // the ask preview is on screen; it repaints the live board when it ends
     draw(sameShoe); // a new shoe clears the board at once: nothing blinks
   }
 
   draw(false);
+  if (boot.live) RoadsOffline.keep({ models: state.models }, boot.release);
   var resizeTimer = null;
   window.addEventListener("resize", function () {
     clearTimeout(resizeTimer);
@@ -88,7 +90,8 @@
         root.classList.add("asking");
         state.asking = t;
         clearTimeout(state.askTimer);
-        state.askTimer = setTimeout(function () { root.classList.remove("asking"); state.asking = null; draw(false); }, 4000);
+        state.askTimer = setTimeout(function () { root.classList.remove("asking"); state.asking = null; draw(false); },
+                                    RoadsOffline.motionNone ? 8000 : 4000); // lite: no effect under 5 s
       });
   });
 
@@ -109,6 +112,7 @@
     if (subscribed === null) {
       window.__roadsLive = LiveSocket.watch({
         ws: ws, full: full, modelUrl: modelUrl, keepaliveS: boot.keepaliveS, tz: boot.tz, svg: svg,
+        offlineSince: boot.offline && boot.offline.since, // booted by the service worker, service away
         state: state, show: show, offlineText: function () { var m = current(); return m.offline && m.offline.text; }
       });
     } else if (window.__roadsLive) {

@@ -32,6 +32,10 @@
  * without ws or WebSocket; its .retarget(ws, full, modelUrl) stops it and returns a started
  * LiveSocket of another topic watched the same way (a table page whose viewport turned; modelUrl,
  * if given, is the one asked while offline from then on).
+ * opts.offlineSince (ms): the page was booted by the service worker without the service
+ * (static/js/sw.js): it starts offline (state.sticky), saying that time, asks modelUrl every 3 s
+ * and opens its socket only once the service itself has answered (nginx + nchan would replay a
+ * channel's last frame with the service stopped, which is not hearing the service).
  */
 (function (global) {
   "use strict";
@@ -183,9 +187,15 @@
       if (on === state.offline) return;
       state.offline = on;
       root.classList.toggle("offline", on);
-      var t = opts.svg.querySelector(".offline-text");
-      if (on && t) t.textContent = (opts.offlineText() || "{time}").replace("{time}", timeText(state.lastHeard));
+      if (on) band();
     }
+
+    function band() { // the band's words (a repaint while offline draws the model's template again)
+      var t = opts.svg.querySelector(".offline-text");
+      if (t) t.textContent = (opts.offlineText() || "{time}").replace("{time}", timeText(state.lastHeard));
+    }
+    state.sticky = !!opts.offlineSince;
+    if (state.sticky) state.lastHeard = opts.offlineSince;
 
     /** While offline: is the server back? Its answer resyncs the page and reconnects the socket. */
     var probing = false, probedAt = 0;
@@ -198,9 +208,11 @@
         probing = false;
         if (!doc || !state.offline) return;
         state.lastHeard = Date.now();
+        state.sticky = false;
         setOffline(false);
         opts.show(doc);
-        if (live) live.reconnectNow();
+        if (live && live.stopped) live.start(); // booted offline: the socket opens now
+        else if (live) live.reconnectNow();
       }).catch(function () { probing = false; });
     }
 
@@ -220,18 +232,20 @@
         },
         onMessage: function (msg) { // the one place a frame arrives (whole documents: deltas are applied)
           state.messages++;
-          state.lastHeard = Date.now();
-          if (state.offline) setOffline(false);
+          if (!state.sticky) state.lastHeard = Date.now();
+          if (state.offline && !state.sticky) setOffline(false);
           if (msg.type === "snapshot" && msg.data) opts.show(msg.data);
+          if (state.offline) band();
         }
       });
       live.retarget = open;
-      return live.start();
+      return state.sticky ? live : live.start();
     }
     open(opts.ws, opts.full);
+    if (state.sticky) { setOffline(true); probe(); }
     setInterval(function () {
       var now = Date.now();
-      if (now - state.lastHeard > 2 * keepMs || (downSince !== null && now - downSince > DOWN_MS)) {
+      if (state.sticky || now - state.lastHeard > 2 * keepMs || (downSince !== null && now - downSince > DOWN_MS)) {
         setOffline(true);
         probe();
       }

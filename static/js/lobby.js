@@ -46,16 +46,19 @@
 
   function show(doc) {
     if (!doc || !doc.pages) return;
-    if (doc.release && boot.release && doc.release !== boot.release) { location.reload(); return; }
+    if (doc.release && boot.release && doc.release !== boot.release && RoadsOffline.newRelease(doc.release)) return;
     state.doc = doc;
+    RoadsOffline.keep({ doc: doc }, boot.release); // for a reload without the service (static/js/sw.js)
     draw(true);
   }
 
   draw(false);
+  RoadsOffline.keep({ doc: state.doc }, boot.release);
   var resizeTimer = null;
   window.addEventListener("resize", function () { clearTimeout(resizeTimer); resizeTimer = setTimeout(function () { draw(false); }, 120); });
 
   var rotate = boot.rotate_s || state.doc.rotate_s;
+  if (rotate && RoadsOffline.motionNone) rotate = Math.max(rotate, 5); // lite: no effect under 5 s
   if (rotate) {
     setInterval(function () {
       if (state.offline || state.pages < 2) return;
@@ -68,6 +71,7 @@
 
   window.__roadsLive = LiveSocket.watch({
     ws: boot.ws, full: boot.full, modelUrl: boot.modelUrl, keepaliveS: boot.keepaliveS, tz: boot.tz, svg: svg,
+    offlineSince: boot.offline && boot.offline.since, // booted by the service worker, service away
     state: state, show: show, offlineText: function () { return (current().offline || {}).text; }
   });
 })();

@@ -249,7 +249,7 @@ def png_of(base, path):
     return Image.open(io.BytesIO(r.content)).convert("RGB")
 
 
-LANGS = ["en", "zh", "th", "my", "lo"]
+LANGS = ["en", "zh", "th", "my", "lo", "zh-Hant", "vi", "ko"]
 KINDS = [
     # (name, page path, model path, png path, viewport, model key)
     ("board", "/tables/T3?lang={lang}", "/tables/T3/model.json?lang={lang}",

@@ -74,8 +74,13 @@ def stored(app) -> tuple:
 
 def assert_error_shape(resp) -> dict | None:
     """A 4xx in the one shape: JSON ``{"error": {status, code, message, field}}``, or for a
-    browser outside /api/ the error page (web/http/error_pages.py) with the same status."""
+    browser outside /api/ the error page (web/http/error_pages.py) with the same status, or for an
+    image client of a PNG route an image with the code in ``X-Roads-Error``."""
     assert 400 <= resp.status_code < 500, (resp.status_code, resp.data[:300])
+    if resp.mimetype == "image/png":  # a PNG route's error for an image client (web/http/png_notice.py)
+        assert resp.request.path.endswith(".png") and resp.data[:8] == b"\x89PNG\r\n\x1a\n"
+        assert set(resp.headers["X-Roads-Error"]) <= set(string.ascii_lowercase + "_")
+        return None
     if resp.mimetype == "text/html":
         assert not resp.request.path.startswith("/api/")
         assert f'data-status="{resp.status_code}"'.encode() in resp.data   # web/templates/error.html

@@ -49,6 +49,10 @@ def test_catalogue_files_are_flat_utf8_json_objects_of_strings(lang):
         ("lo", "ຜູ້ຫຼິ້ນ", "ເຈົ້າມື", "ເສມີ"),
         ("zh", "闲", "庄", "和"),
         ("en", "Player", "Banker", "Tie"),
+        # Macau/Hong Kong lobby boards; Korean players' loanwords; Vietnamese Nhà Con / Nhà Cái / Hòa
+        ("zh-Hant", "閒", "莊", "和"),
+        ("ko", "플레이어", "뱅커", "타이"),
+        ("vi", "Nhà Con", "Nhà Cái", "Hòa"),
     ],
 )
 def test_player_banker_tie_use_the_local_words(lang, player, banker, tie):
@@ -67,6 +71,22 @@ def test_player_banker_tie_use_the_local_words(lang, player, banker, tie):
         ("th", "bet.big", "ใหญ่"),
         ("th", "bet.small", "เล็ก"),
         ("my", "ui.round", "အလှည့်"),  # seed 000: round limit "အလှည့် ကန့်သတ်ချက်"
+        # the Traditional road names of Macau's lobbies (WGM #55: 大眼仔, 小路, 曱甴路 from Casino Lisboa)
+        ("zh-Hant", "road.bead_plate", "珠盤路"),
+        ("zh-Hant", "road.big_road", "大路"),
+        ("zh-Hant", "road.big_eye_boy", "大眼仔"),
+        ("zh-Hant", "road.small_road", "小路"),
+        ("zh-Hant", "road.cockroach_pig", "曱甴路"),
+        ("zh-Hant", "winner_short.P", "閒"),
+        # Korean score cards: 육매 (six-row bead plate), 본매 (big road), 중국점 1-3군 (the derived roads)
+        ("ko", "road.bead_plate", "육매"),
+        ("ko", "road.big_road", "본매"),
+        ("ko", "road.big_eye_boy", "중국점 1군"),
+        ("ko", "road.small_road", "중국점 2군"),
+        ("ko", "road.cockroach_pig", "중국점 3군"),
+        ("ko", "ui.natural", "내추럴"),
+        ("vi", "good_road.long_banker", "Bệt Nhà Cái"),  # "cầu bệt": a long streak
+        ("vi", "good_road.ping_pong", "Cầu 1-1"),
     ],
 )
 def test_seed_terms_are_used(lang, key, word):
@@ -115,9 +135,13 @@ def test_unknown_label_key_is_a_narrow_value_error_quoting_it():
 @pytest.mark.parametrize(
     ("tag", "expected"),
     [
-        ("zh-CN", "zh"), ("zh_Hant_TW", "zh"), ("TH", "th"), ("my-MM", "my"), ("mya", "my"),
+        ("zh-CN", "zh"), ("zh_Hant_TW", "zh-Hant"), ("TH", "th"), ("my-MM", "my"), ("mya", "my"),
         ("lo-LA", "lo"), ("en-GB", "en"), ("fr", None), ("", None), (None, None), ("*", None),
         ("th;q=0.5", None), ("../../etc", None),
+        # Traditional Chinese: the script, or the regions that write it; Simplified otherwise
+        ("zh-TW", "zh-Hant"), ("zh-HK", "zh-Hant"), ("zh-MO", "zh-Hant"), ("zh-hant", "zh-Hant"),
+        ("zh-Hant-HK", "zh-Hant"), ("zh-Hans-HK", "zh"), ("zh-SG", "zh"), ("zh", "zh"), ("yue-HK", "zh-Hant"),
+        ("yue", "zh-Hant"), ("vi-VN", "vi"), ("vie", "vi"), ("ko-KR", "ko"), ("kor", "ko"),
     ],
 )
 def test_normalize_language(tag, expected):
@@ -133,6 +157,13 @@ def test_normalize_language(tag, expected):
         ("", "de, fr", "en"),
         ("", None, "en"),
         ("lang=", "my", "my"),
+        ("", "zh-TW,zh;q=0.9,en;q=0.5", "zh-Hant"),
+        ("", "zh-MO", "zh-Hant"),
+        ("", "zh-CN,zh;q=0.9", "zh"),
+        ("lang=zh-HK", "en", "zh-Hant"),
+        ("lang=zh", "zh-TW", "zh"),
+        ("", "ko-KR,ko;q=0.9", "ko"),
+        ("", "vi-VN,vi;q=0.9,en;q=0.8", "vi"),
     ],
 )
 def test_pick_language(query, accept, expected):

@@ -119,7 +119,7 @@ def test_a_landscape_tile_names_the_game_where_the_good_roads_go_when_there_are_
     assert _words(m, "badges") == ["บาคาร่าประกันภัย"]   # seed 001's own name for its game
 
 
-@pytest.mark.parametrize("lang", ["en", "zh", "th", "my", "lo"])
+@pytest.mark.parametrize("lang", ["en", "zh", "th", "my", "lo", "zh-Hant", "vi", "ko"])
 def test_page_and_png_tiles_say_the_same_side_bet_line(client, feed, monkeypatch, lang):
     from support.feed import dealt_rounds
     from web.render import paint_png

@@ -53,9 +53,9 @@ def test_path_parameters_match_the_routes(app, doc):
 
 
 @pytest.mark.parametrize("path, options", [
-    ("/tables/{table_id}", {"lang", "theme", "cols", "bead", "good"}),
-    ("/embed/{table_id}", {"lang", "theme", "cols", "roads", "w", "h", "bead", "good"}),
-    ("/lobby", {"lang", "theme", "tables", "per_page", "page", "rotate_s", "bead", "good"}),
+    ("/tables/{table_id}", {"lang", "theme", "cols", "bead", "good", "motion"}),
+    ("/embed/{table_id}", {"lang", "theme", "cols", "roads", "w", "h", "bead", "good", "motion"}),
+    ("/lobby", {"lang", "theme", "tables", "per_page", "page", "rotate_s", "bead", "good", "motion"}),
     ("/tables/{table_id}/board.png", {"width", "height", "cols", "columns", "theme", "lang", "kind"}),
     ("/lobby.png", {"width", "height", "cols", "columns", "theme", "lang", "kind", "tables", "per_page", "page"}),
 ])

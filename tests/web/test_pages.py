@@ -316,7 +316,7 @@ def test_page_text_comes_from_the_catalogue(client, table_t1):
 
 def test_language_links_switch_language_and_keep_other_options(client, table_t1):
     html = client.get("/tables/T1?theme=light&cols=20").get_data(as_text=True)
-    hrefs = dict(re.findall(r'<a href="([^"]+)" hreflang="(\w+)"', html))
+    hrefs = dict(re.findall(r'<a href="([^"]+)" hreflang="([\w-]+)"', html))
     by_lang = {lang: href.replace("&amp;", "&") for href, lang in hrefs.items()}
     assert set(by_lang) == set(i18n.LANGUAGES)
     assert "lang=lo" in by_lang["lo"] and "theme=light" in by_lang["lo"] and "cols=20" in by_lang["lo"]
@@ -333,8 +333,8 @@ def test_themes_default_per_page_and_follow_the_query(client, table_t1, path, de
 def test_pages_load_their_css_and_scripts_which_exist(client, table_t1):
     html = client.get("/tables/T1").get_data(as_text=True)
     assets = re.findall(r'(?:href|src)="(/(?:static/[^"]+|theme\.css))"', html)
-    assert assets == ["/theme.css", "/static/css/roads.css", "/static/css/pages.css", "/static/js/paint.js", "/static/js/delta.js",
-                      "/static/js/live.js", "/static/js/board.js"]
+    assert assets == ["/static/js/offline.js", "/theme.css", "/static/css/roads.css", "/static/css/pages.css",
+                      "/static/js/paint.js", "/static/js/delta.js", "/static/js/live.js", "/static/js/board.js"]
     for asset in assets:
         resp = client.get(asset)
         assert resp.status_code == 200, asset

@@ -595,7 +595,7 @@ def test_lobby_layout_places_tiles_without_overlap():
     assert e.value.field == "tables"
 
 
-@pytest.mark.parametrize("lang", ["en", "zh", "th", "my", "lo"])
+@pytest.mark.parametrize("lang", ["en", "zh", "th", "my", "lo", "zh-Hant", "vi", "ko"])
 @pytest.mark.parametrize("width,height", [(1920, 1080), (1080, 1920)])
 def test_last_result_reads_like_the_web_page(lang, width, height):
     """The winner's word (largest, its colour) and the marks, then "Player 8 · Banker 6" with

@@ -15,6 +15,7 @@ from __future__ import annotations
 import pytest
 
 from roads.variants import PRESETS
+from web import i18n
 from web.cli.demo import demo_tables
 from web.render import prims, screen
 from web.render.model import BoardOptions
@@ -63,7 +64,7 @@ def _span(item: dict, lang: str) -> tuple[float, float]:
     return x, x + wd
 
 
-CASES = [(lang, w, h, n, still) for lang in ("en", "zh", "th", "my", "lo") for w, h in ((1080, 1920), (1920, 1080))
+CASES = [(lang, w, h, n, still) for lang in i18n.LANGUAGES for w, h in ((1080, 1920), (1920, 1080))
          for n in (6, 12) for still in (False, True)]
 
 

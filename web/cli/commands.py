@@ -364,7 +364,7 @@ def shoe_roads_from_file(path: Path, shoe: int, table: str | None) -> tuple[str,
 @click.option("--name", default=None, help="Display name drawn in the header [default: the table id].")
 @click.option("--width", type=click.IntRange(64, 3840), default=1920, show_default=True, help="Width in pixels.")
 @click.option("--height", type=click.IntRange(64, 3840), default=1080, show_default=True, help="Height in pixels.")
-@click.option("--lang", default="en", show_default=True, help="Label language: en, zh, th, my or lo.")
+@click.option("--lang", default="en", show_default=True, help="Label language: en, zh, zh-Hant, th, my, lo, vi or ko.")
 @click.option("--theme", default="dark", show_default=True, help="Colour theme: dark or light.")
 def render(file: Path, shoe: int, out: Path, table: str | None, variant: str | None, name: str | None,
            width: int, height: int, lang: str, theme: str) -> None:

@@ -95,6 +95,13 @@ def _parse_time(iso: str | None) -> _dt.datetime | None:
     return parse_utc(iso)
 
 
+def stale_at(last_at: str | None) -> float | None:
+    """When (Unix seconds) a feed whose last result came at ``last_at`` turns stale
+    (``ROADS_STALE_S`` later), or ``None`` without a time."""
+    t = _parse_time(last_at)
+    return None if t is None else t.timestamp() + stale_after_s()
+
+
 def shoe_facts(service: Any, table_id: str, snapshot: Mapping[str, Any]) -> dict[str, Any]:
     """``{"last_at": ISO time of the shoe's last result | None, "stale": bool}`` from the
     service's line of the snapshot's shoe (public ``shoe()``: one shoe, whatever the number the

@@ -88,6 +88,9 @@ class ModelSpec:
     states: tuple[str, ...] | None = None
     sort: str | None = None
     orient: str | None = None
+    still: bool = False
+    """``motion=none`` (the lite option): a betting countdown is said as the time betting closes, as
+    on images (``BoardOptions.still``), so nothing on the page changes every second."""
 
     @property
     def topic(self) -> str:
@@ -111,11 +114,23 @@ def orient_arg() -> str | None:
     return raw
 
 
+MOTIONS: tuple[str, ...] = ("full", "none")
+
+
+def still_arg() -> bool:
+    """The lite option ``motion=none`` (no animation, no countdown ticking: docs/signage.md); ``full``
+    (the default) or absent: ``False``. Raises :class:`BadRequest` (field ``motion``) for another value."""
+    raw = request.args.get("motion")
+    if raw is not None and raw not in MOTIONS:
+        raise BadRequest(f"motion must be full or none, got {raw!r}", field="motion", code=BAD_PARAMETER)
+    return raw == "none"
+
+
 def table_spec(table_id: str) -> ModelSpec:
     """The board's spec from the query (``lang``, ``theme`` default dark, ``bead``, ``good``, ``cols``,
-    ``orient``)."""
+    ``orient``, ``motion``)."""
     return ModelSpec("table", table_id, display.lang_arg(), display.theme_arg("dark"), display.bead_arg(),
-                     display.patterns_arg(), columns=int_arg("cols", None), orient=orient_arg())
+                     display.patterns_arg(), columns=int_arg("cols", None), orient=orient_arg(), still=still_arg())
 
 
 def embed_spec(table_id: str) -> ModelSpec:
@@ -128,7 +143,7 @@ def embed_spec(table_id: str) -> ModelSpec:
             raise BadRequest(f"roads must name at least one road, got {raw!r}", field="roads", code=BAD_PARAMETER)
     size = (int_arg("w", EMBED_DEFAULT_SIZE[0]), int_arg("h", EMBED_DEFAULT_SIZE[1]))
     return ModelSpec("embed", table_id, display.lang_arg(), display.theme_arg("light"), display.bead_arg(),
-                     display.patterns_arg(), columns=int_arg("cols", None), roads=roads, size=size)
+                     display.patterns_arg(), columns=int_arg("cols", None), roads=roads, size=size, still=still_arg())
 
 
 def lobby_spec(screen_name: str | None = None) -> tuple[ModelSpec, int]:
@@ -144,7 +159,8 @@ def lobby_spec(screen_name: str | None = None) -> tuple[ModelSpec, int]:
     spec = ModelSpec("lobby", None, lang, theme, bead, patterns, screen=screen_name,
                      tables=tuple(paging["tables"]) if paging["tables"] else None, per_page=paging["per_page"],
                      rotate_s=paging["rotate_s"], title=preset.get("title"),
-                     states=tuple(paging["states"]) if paging["states"] else None, sort=paging["sort"])
+                     states=tuple(paging["states"]) if paging["states"] else None, sort=paging["sort"],
+                     still=still_arg())
     return spec, paging["page"]
 
 
@@ -161,7 +177,8 @@ def checked(fn: Any, *args: Any, **kwargs: Any) -> Any:
 
 def _options(spec: ModelSpec, kind: str, size: tuple[int, int], **extra: Any) -> BoardOptions:
     return BoardOptions(kind=kind, width=size[0], height=size[1], roads=spec.roads, columns=spec.columns,
-                        lang=spec.lang, theme=spec.theme, bead=spec.bead, patterns=spec.patterns, **extra)
+                        lang=spec.lang, theme=spec.theme, bead=spec.bead, patterns=spec.patterns, still=spec.still,
+                        **extra)
 
 
 def board_doc(spec: ModelSpec, snap: Mapping[str, Any]) -> dict[str, Any]:

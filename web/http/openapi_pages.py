@@ -61,6 +61,8 @@ BEAD = _query("bead", {"enum": list(BEAD_CONTENT)}, "bead plate content: letters
 GOOD = _query("good", {"type": "string"}, "comma-separated good-road patterns to highlight, or none (default ROADS_GOOD_ROADS)")
 ORIENT = _query("orient", {"enum": ["landscape", "portrait"]}, "one orientation's model (absent: both)")
 ASK = _query("ask", {"enum": ["banker", "player"]}, "the ask road's hypothetical next result, shown in place")
+MOTION = _query("motion", {"enum": ["full", "none"]}, "none: the lite page for players that screenshot pages "
+                "(no animation, no effect under 5 s, countdowns said as the time betting closes; docs/signage.md)")
 
 
 def _model(words: str) -> dict[str, Any]:
@@ -73,7 +75,8 @@ def _html(words: str) -> dict[str, Any]:
 
 
 def _png(words: str) -> dict[str, Any]:
-    return {"description": words + " (ETag and Cache-Control set)",
+    return {"description": words + " (ETag, Last-Modified and Cache-Control set; errors as an image of the "
+                           "same status for clients that ask for images, docs/signage.md)",
             "content": {"image/png": {"schema": {"type": "string", "contentMediaType": "image/png"}}}}
 
 
@@ -116,7 +119,7 @@ def _frame(op_id: str, summary: str, params: list[dict[str, Any]]) -> dict[str, 
 
 def paths() -> dict[str, Any]:
     """The path items of every page, PNG and WebSocket route."""
-    page_opts = [PAGE_LANG, THEME]
+    page_opts = [PAGE_LANG, THEME, MOTION]
     screen_opts = [
         _query("tables", {"type": "string"}, "comma-separated table ids, in screen order (default: every table)"),
         _query("per_page", {"type": "integer", "minimum": 1}, "tiles per page"),
@@ -174,6 +177,9 @@ def paths() -> dict[str, Any]:
                                                     [TABLE_ID, ROAD, *png_opts],
                                                     {"200": _png("the road"), "304": {"description": "not modified"},
                                                      **_errors(400, 404)}),
+        "/sw.js": _get("serviceWorker", "pages", "The pages' service worker (web/http/offline.py, docs/signage.md)", [],
+                       {"200": {"description": "application/javascript; Cache-Control: no-cache",
+                                "content": {"application/javascript": {"schema": {"type": "string"}}}}}),
         "/theme.css": _get("themeStylesheet", "pages", "The one palette as CSS custom properties", [],
                            {"200": {"description": "text/css of web.render.theme",
                                     "content": {"text/css": {"schema": {"type": "string"}}}}}),

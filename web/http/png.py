@@ -27,6 +27,11 @@ current-shoe images only. Responses carry a strong ``ETag`` (derived from the ca
 ``ROADS_PNG_PAST_MAX_AGE_S``) and ``Vary: Accept-Language``; a matching ``If-None-Match``
 gets 304 without rendering.
 
+Image-only players (:mod:`web.http.png_freshness`, :mod:`web.http.png_notice`): every image also
+carries ``Last-Modified`` (an ``If-Modified-Since`` at or after it gets 304 when no
+``If-None-Match`` is sent), ``max-age`` is cut to the seconds until the board turns stale too, and an
+error is answered with an image to clients that ask for images.
+
 Betting countdowns: an image cannot tick, and a signage player shows it until its next
 refresh, so an image says the venue time betting closes ("Bets close at 14:03:22",
 ``BoardOptions.still``), then "Bets closed" once the service's clock has passed it. The
@@ -39,6 +44,7 @@ from __future__ import annotations
 import hashlib
 import math
 import threading
+import time
 from collections import OrderedDict
 from pathlib import Path
 from collections.abc import Mapping
@@ -46,7 +52,7 @@ from typing import Any, Callable, Hashable
 
 from flask import Blueprint, Response, current_app, request
 
-from web.http import display, screens
+from web.http import display, png_freshness, png_notice, screens
 from web.http.errors import BadRequest, NotFound
 from web.http.query import BAD_PARAMETER, bad_parameter, choice_arg, int_arg
 from web.render import layout as layout_mod
@@ -57,6 +63,8 @@ from web.service import get_service
 from web.settings import get_settings
 
 bp = Blueprint("png", __name__)
+for _error in png_notice.HANDLED:  # an image, not an error body, for image-only screens
+    bp.register_error_handler(_error, png_notice.error_image)
 
 CACHE_EXTENSION = "roads.png_cache"
 """The ``app.extensions`` key of the app's :class:`PngCache`."""
@@ -155,6 +163,7 @@ def _setup(state) -> None:
     app = state.app
     settings = get_settings(app)
     app.extensions[CACHE_EXTENSION] = PngCache(settings.png_cache_entries, settings.png_cache_bytes)
+    app.extensions["roads.png_freshness"] = png_freshness.Freshness()
 
 
 def get_cache(app=None) -> PngCache:
@@ -222,15 +231,17 @@ def _etag(key: Hashable) -> str:
     return hashlib.blake2b(repr((_CODE_TAG, key)).encode("utf-8"), digest_size=12).hexdigest()
 
 
-def _serve(key: Hashable, max_age: int, draw: Callable[[], bytes]) -> Response:
+def _serve(key: Hashable, max_age: int, draw: Callable[[], bytes], identity: Hashable = None) -> Response:
     cache = get_cache()
     etag = _etag(key)
+    stamp = current_app.extensions["roads.png_freshness"].last_modified(identity, etag)
     headers = {
         "ETag": f'"{etag}"',
+        "Last-Modified": png_freshness.http_date(stamp),
         "Cache-Control": f"public, max-age={int(max_age)}",
         "Vary": "Accept-Language",
     }
-    if request.if_none_match and request.if_none_match.contains(etag):
+    if png_freshness.not_modified(etag, stamp, request.if_none_match, request.if_modified_since):
         return Response(status=304, headers=headers)
     hit = cache.get(key)
     if hit is None:
@@ -298,7 +309,10 @@ def _board_png(table_id: str, shoe: int | None, opts: dict[str, Any], roads: tup
         model = board_model(snap, bo, last_at=facts["last_at"], tz=tz, stale=facts["stale"], now=now)
         return paint_png.encode_png(paint_png.paint(model, indexed=True), theme=opts["theme"])
 
-    return _serve(key, _max_age(current, (clock,), now), draw)
+    stale_at = display.stale_at(facts["last_at"]) if current and not facts["stale"] else None
+    age, until = _max_age(current, (clock,), now), png_freshness.seconds_until((stale_at,), time.time())
+    age = age if until is None else min(age, until)  # no longer than until the board says its feed is silent
+    return _serve(key, age, draw, identity=(table_id, key[1], None if current else number, image, key[5]))
 
 
 @bp.get("/tables/<table_id>/board.png")
@@ -356,7 +370,7 @@ def _lobby_png(preset: dict[str, Any] | None) -> Response:
         model = screens.lobby_page_model(service, bo, page_opts, title=preset.get("title"), with_stale=True, now=now)
         return paint_png.encode_png(paint_png.paint(model, indexed=True), theme=opts["theme"])
 
-    return _serve(key, _max_age(True, clocks, now), draw)
+    return _serve(key, _max_age(True, clocks, now), draw, identity=key[4:8])
 
 
 @bp.get("/lobby.png")

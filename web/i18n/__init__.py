@@ -1,4 +1,5 @@
-"""Label catalogues for the scoreboards: English, Chinese (simplified), Thai, Burmese, Lao.
+"""Label catalogues for the scoreboards: English, Chinese (Simplified and Traditional), Thai, Burmese,
+Lao, Vietnamese, Korean.
 
 Strings live in ``web/i18n/<lang>.json`` (flat ``{"key": "label"}`` objects), never in
 templates or JavaScript. The HTML pages, the JavaScript renderer (which receives the whole
@@ -16,6 +17,15 @@ natural တန်းဒို, round အလှည့် and shoe ဖဲထုပ
 ไพ่คู่ (pair), ไพ่ป๊อก (natural), ใหญ่/เล็ก (Big/Small), ซุปเปอร์ 6+ (001); Lao ຜູ້ຫຼິ້ນ, ເຈົ້າມື,
 ເສມີ, ໄພ່ປ໋ອງ (natural), ຮອບ (round) (003);
 Chinese 闲, 庄, 和 and the customary road names (大路, 珠盘路, 大眼仔, 小路, 蟑螂路).
+
+Traditional Chinese (``zh-Hant``, for Macau and Hong Kong, where the derived roads were invented)
+writes 莊, 閒, 和 and the lobby names 珠盤路, 大路, 大眼仔, 小路, 曱甴路 (World Gaming Magazine #55,
+2018, pp. 20-21: the derived roads "下路" come from Casino Lisboa); 賭枱 is Macau's official word for a
+gaming table (DICJ). Korean (``ko``) uses the Korean players' loanwords 뱅커, 플레이어, 타이, 내추럴,
+페어 and their names of the roads: 육매 (bead plate), 본매 (big road), 중국점 1군/2군/3군 (big eye
+boy, small road, cockroach pig), with 뱅/플/타 on the beads (the short forms of "플뱅" score cards;
+bethelp247.com "바카라 매의 종류"). Vietnamese (``vi``) uses Nhà Cái, Nhà Con, Hòa and "cầu" for a
+road (cầu bệt, cầu 1-1, cầu bi for the bead plate). Docs: docs/frontend.md "Languages".
 """
 
 from __future__ import annotations
@@ -27,8 +37,9 @@ from pathlib import Path
 from collections.abc import Mapping
 from typing import Any
 
-LANGUAGES: tuple[str, ...] = ("en", "zh", "th", "my", "lo")
-"""Supported language codes (ISO 639-1), English first: it is the fallback for every key."""
+LANGUAGES: tuple[str, ...] = ("en", "zh", "zh-Hant", "th", "my", "lo", "vi", "ko")
+"""Supported language codes (ISO 639-1; ``zh-Hant`` a BCP 47 tag with its script), English first: it
+is the fallback for every key. ``zh`` is Simplified Chinese."""
 
 DEFAULT_LANGUAGE = "en"
 
@@ -43,7 +54,15 @@ _LANGUAGE_ALIASES = {
     "lao": "lo",
     "zho": "zh",
     "chi": "zh",
+    "cmn": "zh",
+    "vie": "vi",
+    "kor": "ko",
 }
+_TRADITIONAL_SUBTAGS = frozenset({"hant", "tw", "hk", "mo"})
+"""Subtags of a Chinese tag that choose Traditional characters: the script, or the regions that
+write it (Taiwan, Hong Kong, Macau)."""
+_CANTONESE = frozenset({"yue", "zh-yue"})
+"""Cantonese, spoken in Hong Kong and Macau: read in Traditional characters."""
 _TAG_RE = re.compile(r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*$")
 
 
@@ -70,13 +89,21 @@ _cache: dict[str, dict[str, str]] = {}
 def normalize_language(tag: str | None) -> str | None:
     """Map a language tag (``"zh-CN"``, ``"th_TH"``, ``"MY"``, ``"mya"``) to one of :data:`LANGUAGES`.
 
-    Returns ``None`` for an empty, malformed or unsupported tag (callers fall back).
-    Traditional Chinese tags map to ``"zh"`` too: simplified is the only Chinese catalogue.
+    Returns ``None`` for an empty, malformed or unsupported tag (callers fall back). Chinese
+    with script ``Hant`` or region ``TW``, ``HK`` or ``MO`` (``zh-TW``, ``zh-Hant-HK``,
+    ``zh_Hant_TW``), and Cantonese (``yue``), give ``"zh-Hant"``; other Chinese tags (``zh``,
+    ``zh-CN``, ``zh-Hans-HK``, ``zh-SG``) give ``"zh"``.
     """
     if not tag or not isinstance(tag, str) or not _TAG_RE.match(tag.strip()):
         return None
-    primary = re.split(r"[-_]", tag.strip())[0].lower()
-    primary = _LANGUAGE_ALIASES.get(primary, primary)
+    parts = [p.lower() for p in re.split(r"[-_]", tag.strip())]
+    if parts[0] in _CANTONESE or "-".join(parts[:2]) in _CANTONESE:
+        return "zh-Hant"
+    primary = _LANGUAGE_ALIASES.get(parts[0], parts[0])
+    if primary == "zh":
+        if "hans" in parts[1:]:
+            return "zh"
+        return "zh-Hant" if _TRADITIONAL_SUBTAGS & set(parts[1:]) else "zh"
     return primary if primary in LANGUAGES else None
 
 

@@ -14,13 +14,19 @@ last resort (Latin only).
 The shipped CJK face, ``NotoSansSC-Bold.otf``, is a subset of Noto Sans CJK SC Bold (made by
 ``tools/subset_cjk_font.py``): the hanzi of GB2312 and of Big5 level 1, CJK punctuation,
 fullwidth forms and every character of the Chinese catalogue. The same file is the web
-pages' CJK font (``static/css/roads.css``). For rarer characters (table names), every chain
-ends with a full system CJK face when the machine has one (fonts-noto-cjk).
+pages' CJK font (``static/css/roads.css``). ``NotoSansTC-Bold.otf`` (Traditional Chinese: Big5
+level 1 in the TC face's forms) and ``NotoSansKR-Bold.otf`` (the 2,350 Hangul syllables of KS X
+1001) are subsets made the same way. For rarer characters (table names), every chain ends with a
+full system CJK face when the machine has one (fonts-noto-cjk): the TC face for ``zh-Hant``, KR for
+``ko``, SC for the others.
 
 Chains (first match wins per character):
 
 - ``en``: Latin, CJK, Thai, Lao, Myanmar (table names in any script still render)
 - ``zh``: Latin (digits, Latin letters), CJK (Simplified Chinese face), then the others
+- ``zh-Hant``: Latin, Traditional Chinese face, then the Simplified one (hanzi the TC subset lacks)
+- ``ko``: Latin, Korean face (Hangul), then the Chinese faces (hanja), the others
+- ``vi``: Latin (Noto Sans has every precomposed Vietnamese letter, U+1EA0-1EF9), then the others
 - ``th`` / ``lo`` / ``my``: Latin, then that script's face, then the others
 - all: then the full system CJK face, if installed (``cjk`` too, for characters the subset lacks)
 """
@@ -37,7 +43,7 @@ from PIL import Image, ImageDraw, ImageFont, features
 
 from web.paths import STATIC_DIR
 
-LANGUAGES: tuple[str, ...] = ("en", "zh", "th", "my", "lo")
+LANGUAGES: tuple[str, ...] = ("en", "zh", "zh-Hant", "th", "my", "lo", "vi", "ko")
 """Languages the renderer labels in (same as web.i18n.LANGUAGES)."""
 
 FONT_DIR = STATIC_DIR / "fonts"
@@ -85,20 +91,40 @@ _CANDIDATES: dict[str, dict[str, tuple[tuple[str, int], ...]]] = {
         "bold": (("NotoSansSC-Bold.otf", 0), ("NotoSansCJK-Bold.ttc", 2), ("NotoSansCJKsc-Bold.otf", 0),
                  ("NotoSansCJK-Regular.ttc", 2)),
     },
+    # Traditional Chinese and Korean: one shipped subset each (bold); index 3 / 1 of the collections.
+    "tc": {
+        "regular": (("NotoSansTC-Bold.otf", 0), ("NotoSansCJK-Regular.ttc", 3), ("NotoSansCJKtc-Regular.otf", 0),
+                    ("NotoSansCJK-Bold.ttc", 3)),
+        "bold": (("NotoSansTC-Bold.otf", 0), ("NotoSansCJK-Bold.ttc", 3), ("NotoSansCJKtc-Bold.otf", 0),
+                 ("NotoSansCJK-Regular.ttc", 3)),
+    },
+    "kr": {
+        "regular": (("NotoSansKR-Bold.otf", 0), ("NotoSansCJK-Regular.ttc", 1), ("NotoSansCJKkr-Regular.otf", 0),
+                    ("NotoSansCJK-Bold.ttc", 1)),
+        "bold": (("NotoSansKR-Bold.otf", 0), ("NotoSansCJK-Bold.ttc", 1), ("NotoSansCJKkr-Bold.otf", 0),
+                 ("NotoSansCJK-Regular.ttc", 1)),
+    },
 }
 
-SUBSET_CJK_FILES: frozenset[str] = frozenset({"NotoSansSC-Bold.otf"})
+SUBSET_CJK_FILES: frozenset[str] = frozenset({"NotoSansSC-Bold.otf", "NotoSansTC-Bold.otf", "NotoSansKR-Bold.otf"})
 """CJK files that hold only part of the hanzi (the shipped subset): the full-font fallback skips them."""
 
 _SCRIPT_ORDER: dict[str, tuple[str, ...]] = {
-    "en": ("latin", "cjk", "thai", "lao", "myanmar"),
-    "zh": ("latin", "cjk", "thai", "lao", "myanmar"),
-    "th": ("latin", "thai", "cjk", "lao", "myanmar"),
-    "lo": ("latin", "lao", "thai", "cjk", "myanmar"),
-    "my": ("latin", "myanmar", "cjk", "thai", "lao"),
+    "en": ("latin", "cjk", "thai", "lao", "myanmar", "kr", "tc"),
+    "zh": ("latin", "cjk", "thai", "lao", "myanmar", "kr", "tc"),
+    "zh-Hant": ("latin", "tc", "cjk", "thai", "lao", "myanmar", "kr"),
+    "th": ("latin", "thai", "cjk", "lao", "myanmar", "kr", "tc"),
+    "lo": ("latin", "lao", "thai", "cjk", "myanmar", "kr", "tc"),
+    "my": ("latin", "myanmar", "cjk", "thai", "lao", "kr", "tc"),
+    "vi": ("latin", "cjk", "thai", "lao", "myanmar", "kr", "tc"),
+    "ko": ("latin", "kr", "cjk", "thai", "lao", "myanmar", "tc"),
 }
 
-_RAQM_LANGUAGE = {"en": "en", "zh": "zh-Hans", "th": "th", "lo": "lo", "my": "my"}
+_RAQM_LANGUAGE = {"en": "en", "zh": "zh-Hans", "zh-Hant": "zh-Hant", "th": "th", "lo": "lo", "my": "my", "vi": "vi",
+                  "ko": "ko"}
+
+_FULL_CJK_SCRIPT = {"zh-Hant": "tc", "ko": "kr"}
+"""The full system face that ends a language's chain (:func:`full_cjk_face`); others: SC."""
 
 
 _extra_dir: Path | None = None  # set_font_dir: ROADS_FONT_DIR, given by the app at start-up
@@ -133,10 +159,11 @@ def _find(script: str, weight: str, *, skip: frozenset[str] = frozenset()) -> Fa
     return None
 
 
-def full_cjk_face(weight: str = "bold") -> Face | None:
-    """A CJK face with every hanzi (not the shipped subset): a system or ``ROADS_FONT_DIR`` copy
-    of Noto Sans CJK, or ``None``. Ends every chain, for rare characters in table names."""
-    return _find("cjk", weight, skip=SUBSET_CJK_FILES)
+def full_cjk_face(weight: str = "bold", lang: str = "zh") -> Face | None:
+    """A CJK face with every hanzi (not a shipped subset): a system or ``ROADS_FONT_DIR`` copy
+    of Noto Sans CJK (its TC face for ``zh-Hant``, KR for ``ko``, else SC), or ``None``. Ends
+    ``lang``'s chain, for rare characters in table names."""
+    return _find(_FULL_CJK_SCRIPT.get(lang, "cjk"), weight, skip=SUBSET_CJK_FILES)
 
 
 @functools.lru_cache(maxsize=None)
@@ -155,7 +182,7 @@ def font_chain(lang: str, weight: str = "bold") -> tuple[Face, ...]:
         face = _find(script, weight)
         if face is not None:
             faces.append(face)
-    full = full_cjk_face(weight)
+    full = full_cjk_face(weight, lang)
     if full is not None and full not in faces:
         faces.append(full)
     return tuple(faces)
@@ -163,7 +190,8 @@ def font_chain(lang: str, weight: str = "bold") -> tuple[Face, ...]:
 
 def primary_face(lang: str, weight: str = "bold") -> Face | None:
     """The face for ``lang``'s own script (Latin for English): what its labels mostly use."""
-    script = {"en": "latin", "zh": "cjk", "th": "thai", "lo": "lao", "my": "myanmar"}[lang] if lang in _SCRIPT_ORDER else None
+    script = {"en": "latin", "zh": "cjk", "zh-Hant": "tc", "th": "thai", "lo": "lao", "my": "myanmar", "vi": "latin",
+              "ko": "kr"}[lang] if lang in _SCRIPT_ORDER else None
     if script is None:
         raise FontError(f"unknown language {lang!r}; expected one of {', '.join(LANGUAGES)}")
     return _find(script, weight)

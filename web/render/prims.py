@@ -95,13 +95,13 @@ def _fit(t: str, max_width: float, size: int, lang: str, weight: str, min_size: 
 
 
 def line_height(size: int, lang: str, *, wrapped: bool = False) -> float:
-    """Line pitch for text of ``size`` px: 1.55 x for Thai, Lao and Burmese (marks stacked above
-    and below), else 1.3 x. ``wrapped`` (the lines of one wrapped text, read as a paragraph):
+    """Line pitch for text of ``size`` px: 1.55 x for Thai, Lao, Burmese and Vietnamese (marks
+    stacked above and below; Vietnamese ấ, ở reach 1.0 em above the baseline), else 1.3 x. ``wrapped`` (the lines of one wrapped text, read as a paragraph):
     1.8 x for Lao and Burmese, whose marks of two such lines otherwise touch (measured on pixels
     in Chromium, static/css/pages.css)."""
     if wrapped and lang in ("my", "lo"):
         return size * 1.8
-    return size * (1.55 if lang in ("my", "lo", "th") else 1.3)
+    return size * (1.55 if lang in ("my", "lo", "th", "vi") else 1.3)
 
 
 def panel(pid: str, r: dict[str, int], bg: str | None = "panel", items: list | None = None, **extra: Any) -> dict[str, Any]:
