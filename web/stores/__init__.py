@@ -7,13 +7,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping
 
-from web.stores.base import Event, SeqTaken, Store, StoreError, StoreUnavailable, TableLimitReached
+from web.stores.base import (
+    Commit, Event, HistoryStore, LivePart, SeqTaken, ShoeSummary, Store, StoreError, StoreUnavailable, TableLimitReached,
+)
 from web.stores.sqlite import SqliteStore
 
 if TYPE_CHECKING:
     from web.settings import Settings
 
-__all__ = ["Event", "SeqTaken", "SqliteStore", "Store", "StoreError", "StoreUnavailable", "TableLimitReached", "open_store"]
+__all__ = ["Commit", "Event", "HistoryStore", "LivePart", "SeqTaken", "ShoeSummary", "SqliteStore", "Store", "StoreError",
+           "StoreUnavailable", "TableLimitReached", "open_store"]
 
 
 def open_store(settings: "Settings | Mapping[str, Any]") -> Store:
