@@ -148,9 +148,10 @@ def all_events(db: sqlite3.Connection, table: str, after: int = 0) -> Iterator[E
 
 
 # ----------------------------------------------------------------------------- catch-up
-def catch_up(db: sqlite3.Connection, table: str, *, batch: int = CATCH_UP_BATCH) -> int:
+def catch_up(db: sqlite3.Connection, table: str, *, batch: int | None = None) -> int:
     """Bring ``table``'s rows up to its events: restore it from its rows (no history replayed),
-    then commit each later event's archive and head, ``batch`` events per transaction. Returns
+    then commit each later event's archive and head, ``batch`` events per transaction
+    (:data:`CATCH_UP_BATCH` when ``None``). Returns
     the events caught up. Raises :class:`StoreError` for an event that does not fit (nothing of
     that batch is kept)."""
     db.execute("INSERT OR IGNORE INTO tables (table_id) VALUES (?)", (table,))
@@ -158,6 +159,7 @@ def catch_up(db: sqlite3.Connection, table: str, *, batch: int = CATCH_UP_BATCH)
         t = Table.restore(live_part(db, table), past=DbPast(db, table))
     except ValueError as e:
         raise StoreError(f"table {table!r}: its live part does not fit its record: {e}") from None
+    batch = batch or CATCH_UP_BATCH
     done = 0
     while True:
         rows = db.execute(f"SELECT {EVENT_COLUMNS} FROM events WHERE table_id = ? AND seq > ? ORDER BY seq LIMIT ?",
