@@ -33,7 +33,7 @@ from web.stores.sqlite_history import (
     EVENT_COLUMNS, all_events, catch_up, closed_shoes, compact_shoe, drop_details, event_row, lagging, live_part,
     past_document, write_commit,
 )
-from web.stores.sqlite_schema import SCHEMA, SCHEMA_VERSION, open_schema
+from web.stores.sqlite_schema import SCHEMA, SCHEMA_VERSION, SHOE_INDEX, open_schema
 
 __all__ = ["SCHEMA", "SCHEMA_VERSION", "SqliteStore"]
 
@@ -49,14 +49,15 @@ class SqliteStore(HistoryStore):
     ``path``: the database file (its directory is created). One connection, shared by request
     threads under a lock; every write is its own committed transaction, fsynced before it returns
     (:meth:`commit_many`: one for all). ``detail_retention_days``: details older than that are
-    dropped by :meth:`apply_retention` (``None`` = kept). Raises :class:`StoreError` for a file of
-    another schema version.
+    dropped by :meth:`apply_retention` (``None`` = kept). ``durable`` False skips the fsync of
+    each transaction (bulk tools only: a power cut may lose the last ones). Raises
+    :class:`StoreError` for a file of another schema version.
     """
 
     FILENAME = "roads.sqlite3"
     """File name under the data directory."""
 
-    def __init__(self, path: str | Path, *, detail_retention_days: float | None = None) -> None:
+    def __init__(self, path: str | Path, *, detail_retention_days: float | None = None, durable: bool = True) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.detail_retention_days = detail_retention_days
@@ -65,7 +66,7 @@ class SqliteStore(HistoryStore):
         if self._db.execute("PRAGMA user_version").fetchone()[0] == 0:
             self._db.execute("PRAGMA auto_vacuum=INCREMENTAL")  # a new file gives dropped details back
         self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA synchronous=FULL" if durable else "PRAGMA synchronous=OFF")
         try:
             pending = open_schema(self._db, self.path)
         except ValueError as e:
@@ -85,6 +86,7 @@ class SqliteStore(HistoryStore):
         db = self._db
         stage = db.execute("SELECT value FROM meta WHERE key = 'migration'").fetchone()[0]
         started = time.monotonic()
+        db.execute(SHOE_INDEX)
         tables = [r[0] for r in db.execute("SELECT table_id FROM tables ORDER BY table_id")]
         if stage == "catch_up":
             log.info("%s: migrating %d tables to schema version %d", self.path, len(tables), SCHEMA_VERSION)
@@ -97,7 +99,10 @@ class SqliteStore(HistoryStore):
                 log.info("%s: table %r caught up (%d events; %d of %d tables)", self.path, table, n, i, len(tables))
             db.execute("UPDATE meta SET value = 'compact' WHERE key = 'migration'")
         moved = sum(self._compact_table(table, None, locked=True) for table in tables)
+        db.execute("BEGIN IMMEDIATE")
+        db.execute("DROP INDEX IF EXISTS events_by_shoe")
         db.execute("DELETE FROM meta WHERE key = 'migration'")
+        db.execute("COMMIT")
         log.info("%s: migrated in %.1f s (%d shoes compacted)", self.path, time.monotonic() - started, moved)
 
     # ------------------------------------------------------------------ the event log (Store)

@@ -119,8 +119,8 @@ def live_part(db: sqlite3.Connection, table: str) -> LivePart:
     events: list[Event] = []
     if live_shoe is not None:
         events = [event_of(r) for r in db.execute(
-            f"SELECT {EVENT_COLUMNS} FROM events WHERE table_id = ? AND shoe = ? AND seq BETWEEN ? AND ? ORDER BY seq",
-            (table, live_shoe, live_from, seq))]
+            f"SELECT {EVENT_COLUMNS} FROM events WHERE table_id = ? AND seq BETWEEN ? AND ? AND shoe = ? ORDER BY seq",
+            (table, live_from, seq, live_shoe))]
     return LivePart(table, seq, None if state is None else json.loads(state), live_shoe,
                     None if at_open is None else json.loads(at_open), events)
 
@@ -192,8 +192,8 @@ def closed_shoes(db: sqlite3.Connection, table: str) -> list[int]:
     row = db.execute("SELECT seq, live_shoe FROM tables WHERE table_id = ?", (table,)).fetchone()
     if row is None or row[1] is None:
         return []
-    return [r[0] for r in db.execute("SELECT DISTINCT shoe FROM events WHERE table_id = ? AND shoe < ? AND seq <= ? "
-                                     "ORDER BY shoe", (table, row[1], row[0]))]
+    return [r[0] for r in db.execute("SELECT DISTINCT shoe FROM events WHERE table_id = ? AND seq <= ? AND shoe < ? "
+                                     "ORDER BY shoe", (table, row[0], row[1]))]
 
 
 def compact_shoe(db: sqlite3.Connection, table: str, shoe: int) -> int:
@@ -208,8 +208,8 @@ def compact_shoe(db: sqlite3.Connection, table: str, shoe: int) -> int:
             return 0
         upto = row[0]
         moved = [event_of(r) for r in db.execute(
-            f"SELECT {EVENT_COLUMNS} FROM events WHERE table_id = ? AND shoe = ? AND seq <= ? ORDER BY seq",
-            (table, shoe, upto))]
+            f"SELECT {EVENT_COLUMNS} FROM events WHERE table_id = ? AND seq <= ? AND shoe = ? ORDER BY seq",
+            (table, upto, shoe))]
         if not moved:
             db.execute("COMMIT")
             return 0
@@ -227,7 +227,7 @@ def compact_shoe(db: sqlite3.Connection, table: str, shoe: int) -> int:
             "detail = excluded.detail",
             (table, shoe, len(events), events[0].seq, events[-1].seq, max(e.at for e in events),
              codec.pack_detail(events), None if old is None else old[1]))
-        db.execute("DELETE FROM events WHERE table_id = ? AND shoe = ? AND seq <= ?", (table, shoe, upto))
+        db.execute("DELETE FROM events WHERE table_id = ? AND seq <= ? AND shoe = ?", (table, upto, shoe))
         db.execute("COMMIT")
         return len(moved)
     except BaseException:

@@ -5,7 +5,9 @@ Tables:
 ``events``
     The live log: one row per accepted event (as in version 2). Holds each table's live shoe's
     events and whatever the compactor has not moved yet; ``data`` is compact JSON, ``at`` Unix
-    seconds. A round's number is taken once (``one_round_per_number``).
+    seconds. A round's number is taken once (``one_round_per_number``). No other index: the live
+    log is small (the live shoes), every query is a range of its key (table, seq); a migration
+    adds ``events_by_shoe`` while it compacts a whole history (:data:`SHOE_INDEX`).
 ``tables``
     One row per table: ``seq`` (every event up to it is reflected in the rows below: the
     table's version once caught up), ``live_shoe`` and ``live_from`` (the live shoe and the seq of
@@ -54,7 +56,6 @@ CREATE UNIQUE INDEX IF NOT EXISTS one_round_per_number
 """
 
 _V3 = """
-CREATE INDEX IF NOT EXISTS events_by_shoe ON events (table_id, shoe, seq);
 CREATE TABLE IF NOT EXISTS tables (
     table_id      TEXT    PRIMARY KEY,
     seq           INTEGER NOT NULL DEFAULT 0,
@@ -100,8 +101,15 @@ CREATE TABLE IF NOT EXISTS meta (
 ) WITHOUT ROWID;
 """
 
+SHOE_INDEX = "CREATE INDEX IF NOT EXISTS events_by_shoe ON events (table_id, shoe, seq)"
+"""The index a migration adds while it compacts a whole history shoe by shoe (then drops)."""
+
 SCHEMA = _EVENTS.format(name="events") + _EVENT_INDEXES + _V3
 """The whole version 3 schema (every statement idempotent)."""
+
+V2_SCHEMA = _EVENTS.format(name="events") + _EVENT_INDEXES
+"""The version 2 schema (the live log alone): what the release before history wrote; for tools
+that make such files (``bench/history_gen.py``) and tests of the migration."""
 
 _MIGRATE_1_TO_2 = (
     "BEGIN IMMEDIATE;"
