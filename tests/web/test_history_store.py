@@ -262,3 +262,13 @@ def test_a_new_file_is_version_3_and_reclaims_dropped_details(tmp_path, store):
         assert db.execute("PRAGMA auto_vacuum").fetchone()[0] == 2  # incremental
     finally:
         db.close()
+
+
+def test_open_store_gives_the_store_its_retention_setting(tmp_path):
+    from web.stores import open_store
+
+    s = open_store({"ROADS_DATA_DIR": str(tmp_path), "ROADS_REDIS_URL": None, "ROADS_DETAIL_RETENTION_DAYS": "30"})
+    try:
+        assert s.detail_retention_days == 30.0
+    finally:
+        s.close()
