@@ -160,30 +160,21 @@ class _Tally:
     KEYS = ("rounds", "banker", "player", "tie", "banker_pair", "player_pair", "either_pair", "perfect_pair",
             "natural", "banker_natural", "player_natural")
 
-    def __init__(self, variant: Variant) -> None:
+    def __init__(self, bets: Sequence[str]) -> None:
         self.counts = dict.fromkeys(self.KEYS, 0)
-        self.side_bets = {b.bet: {"hits": 0, "unknown": 0, "open_rounds": 0, "open_hits": 0}
-                          for b in variant.side_bets}
+        self.side_bets = {bet: {"hits": 0, "unknown": 0, "open_rounds": 0, "open_hits": 0} for bet in bets}
         self.first_at: float | None = None
         self.last_at: float | None = None
 
-    def add(self, r: RoundRecord, index: int, variant: Variant) -> None:
-        res = r.result
-        assert res is not None
+    def add(self, r: RoundRecord, facts: Sequence[int], bets: Sequence[tuple[str, bool, Verdict]]) -> None:
+        """Count round ``r``: ``facts`` in :attr:`KEYS` order after ``rounds``, ``bets`` each side
+        bet's ``(id, open, verdict)``."""
         c = self.counts
         c["rounds"] += 1
-        c[{Winner.BANKER: "banker", Winner.PLAYER: "player", Winner.TIE: "tie"}[res.winner]] += 1
-        c["banker_pair"] += res.banker_pair
-        c["player_pair"] += res.player_pair
-        c["either_pair"] += res.either_pair
-        c["perfect_pair"] += res.perfect_pair is True
-        c["natural"] += res.natural
-        c["banker_natural"] += res.side_natural(Winner.BANKER) is True
-        c["player_natural"] += res.side_natural(Winner.PLAYER) is True
-        for spec in variant.side_bets:
-            tally = self.side_bets[spec.bet]
-            verdict = spec.settle(res).verdict
-            is_open = spec.round_limit is None or index <= spec.round_limit
+        for key, n in zip(self.KEYS[1:], facts):
+            c[key] += n
+        for bet, is_open, verdict in bets:
+            tally = self.side_bets[bet]
             tally["open_rounds"] += is_open
             if verdict is Verdict.WIN:
                 tally["hits"] += 1
@@ -213,23 +204,30 @@ def shoe_stats(shoe: ShoeRecord) -> dict[str, Any]:
     (Unix seconds of the first and last counted round, ``None`` when none), "dealers": [{"dealer",
     the same counts, side bets and times}] in order of first appearance}``.
     """
-    variant = shoe.variant
-    total = _Tally(variant)
+    specs = shoe.variant.side_bets
+    names = [spec.bet for spec in specs]
+    total = _Tally(names)
     dealers: dict[str | None, _Tally] = {}
     longest = {Winner.BANKER: 0, Winner.PLAYER: 0}
     run_side, run = None, 0
     voided = 0
     for r in shoe.rounds:
-        if r.void is not None or r.result is None:
+        res = r.result
+        if r.void is not None or res is None:
             voided += 1
             continue
         index = total.counts["rounds"] + 1
-        total.add(r, index, variant)
+        w = res.winner
+        facts = (w is Winner.BANKER, w is Winner.PLAYER, w is Winner.TIE, res.banker_pair, res.player_pair,
+                 res.either_pair, res.perfect_pair is True, res.natural, res.side_natural(Winner.BANKER) is True,
+                 res.side_natural(Winner.PLAYER) is True)
+        bets = [(spec.bet, spec.round_limit is None or index <= spec.round_limit, spec.settle(res).verdict)
+                for spec in specs]
+        total.add(r, facts, bets)
         tally = dealers.get(r.dealer)
         if tally is None:
-            tally = dealers[r.dealer] = _Tally(variant)
-        tally.add(r, index, variant)
-        w = r.result.winner
+            tally = dealers[r.dealer] = _Tally(names)
+        tally.add(r, facts, bets)
         if w is not Winner.TIE:
             run = run + 1 if w is run_side else 1
             run_side = w
