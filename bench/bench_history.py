@@ -11,7 +11,8 @@ reused by later runs.
 1. Load (each in a fresh process, median of ``--repeat``): v3 = ``load_live`` and
    ``Table.restore`` of every table and its live snapshot; v2 = what the release does: read every
    event, replay every table (every shoe kept in memory), its live snapshot. Seconds, RSS after
-   load and peak RSS (VmHWM), MB.
+   load and peak RSS (VmHWM), MB. 1b: the same with more live tables (``--tables``, 0.1 day
+   each), and what one more live table costs.
 2. A past shoe of the largest history (a table's middle shoe), in a fresh process: cold (the file's
    pages evicted from the page cache first, ``posix_fadvise(DONTNEED)``) and warm (read again): the
    record from its document, and the whole API body (roads replayed from its operations, snapshot,
@@ -64,19 +65,19 @@ def encode(obj) -> bytes:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode()
 
 
-def dataset(root: Path, table_days: int) -> tuple[Path, Path]:
-    """``(v3 dir, v2 dir)`` of ``table_days`` table-days over :data:`TABLES` tables (made once)."""
-    d = root / f"td{table_days}"
+def dataset(root: Path, table_days: int, tables: int = TABLES) -> tuple[Path, Path]:
+    """``(v3 dir, v2 dir)`` of ``table_days`` table-days over ``tables`` tables (made once)."""
+    d = root / (f"td{table_days}" if tables == TABLES else f"td{table_days}x{tables}")
     if not (d / "done").exists():
         import shutil
 
         shutil.rmtree(d, ignore_errors=True)
         began = time.monotonic()
-        t = generate(d / "v3", TABLES, table_days / TABLES, v2=d / "v2", quiet=True)
+        t = generate(d / "v3", tables, table_days / tables, v2=d / "v2", quiet=True)
         took = time.monotonic() - began
         (d / "done").write_text(json.dumps({"rounds": t.rounds, "shoes": t.shoes, "events": t.events, "s": took}))
-        print(f"generated {table_days} table-days: {t.rounds} rounds, {t.shoes} shoes, {t.events} events "
-              f"in {took:.0f} s ({t.events / took:,.0f} events/s)")
+        print(f"generated {table_days} table-days over {tables} tables: {t.rounds} rounds, {t.shoes} shoes, "
+              f"{t.events} events in {took:.0f} s ({t.events / took:,.0f} events/s)")
     return d / "v3", d / "v2"
 
 
@@ -141,6 +142,25 @@ def load_figures(root: Path, sizes: list[int], repeat: int) -> None:
             med = {k: statistics.median(r[k] for r in runs) for k in ("s", "rss", "hwm")}
             row.append(f"{kind} {med['s']:.2f} s / {med['rss']:.0f} MB / {med['hwm']:.0f} MB")
         print(f"  {size:>4} table-days ({TABLES} tables): " + "; ".join(row))
+
+
+def live_table_figures(root: Path, counts: list[int], repeat: int) -> None:
+    print("\n1b. load with more live tables (0.1 day of history each; median of %d fresh processes): "
+          "seconds / RSS after load MB" % repeat)
+    base = None
+    for n in counts:
+        v3, v2 = dataset(root, max(1, n // 10), n)
+        row = []
+        for kind, d in (("v2", v2), ("v3", v3)):
+            runs = [run_child("load", kind, str(d)) for _ in range(repeat)]
+            med = {k: statistics.median(r[k] for r in runs) for k in ("s", "rss")}
+            row.append(f"{kind} {med['s']:.2f} s / {med['rss']:.0f} MB")
+            if kind == "v3":
+                if base is not None:
+                    per = (med["rss"] - base[1]) / (n - base[0])
+                    row.append(f"v3 {per:.2f} MB and {(med['s'] - base[2]) / (n - base[0]) * 1000:.1f} ms per more table")
+                base = (n, med["rss"], med["s"])
+        print(f"  {n:>4} tables: " + "; ".join(row))
 
 
 def past_figures(root: Path, size: int) -> None:
@@ -278,6 +298,7 @@ def main() -> None:
     ap.add_argument("--root", type=Path, default=Path(tempfile.gettempdir()) / "roads-history-bench")
     ap.add_argument("--sizes", default="1,10,100", help="table-days, comma-separated")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--tables", default="10,200", help="live-table counts of figure 1b (0 tables: skip it)")
     ap.add_argument("--blocks", type=int, default=6)
     ap.add_argument("--rounds-per-block", type=int, default=15)
     args = ap.parse_args()
@@ -286,6 +307,9 @@ def main() -> None:
     for size in sizes:
         dataset(args.root, size)
     load_figures(args.root, sizes, args.repeat)
+    counts = [int(n) for n in args.tables.split(",") if int(n)]
+    if counts:
+        live_table_figures(args.root, counts, args.repeat)
     past_figures(args.root, sizes[-1])
     page_figures(args.root, sizes[-1])
     disk_figures(args.root, sizes[-1])

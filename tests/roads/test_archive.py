@@ -16,13 +16,12 @@ from roads.archive import (
     Commit, LivePart, MemoryShoes, archive, shoe_document, shoe_from_document, shoe_stats,
 )
 from roads.events import Event
-from roads.outcome import RoundResult
 from roads.record import ShoeRecord
 from roads.snapshot import build_snapshot
 from roads.table import CorrectRound, RecordRound, StartShoe, Table, VoidRound
 from roads.table_state import SetState, TableStatus
 from roads.variants import get_variant
-from support.histories import Clock, outcome, run, table_writes
+from support.histories import outcome, run
 
 SEEDS = range(40)
 

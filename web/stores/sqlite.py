@@ -17,7 +17,6 @@ killed anywhere resumes where the last transaction left off at the next open.
 
 from __future__ import annotations
 
-import json
 import logging
 import sqlite3
 import threading
@@ -30,7 +29,7 @@ from roads.record import RoundRecord, ShoeRecord
 from web.stores import codec
 from web.stores.base import Event, HistoryStore, SeqTaken, ShoeSummary, StoreError, StoreUnavailable
 from web.stores.sqlite_history import (
-    EVENT_COLUMNS, all_events, catch_up, closed_shoes, compact_shoe, drop_details, event_row, lagging, live_part,
+    EVENT_COLUMNS, all_events, catch_up, closed_shoes, compact_shoe, drop_details, event_of, event_row, lagging, live_part,
     past_document, write_commit,
 )
 from web.stores.sqlite_schema import SCHEMA, SCHEMA_VERSION, SHOE_INDEX, open_schema
@@ -145,8 +144,7 @@ class SqliteStore(HistoryStore):
             rows = self._db.execute(
                 f"SELECT {EVENT_COLUMNS} FROM events WHERE table_id = ? AND seq > ? ORDER BY seq", (table, seq)
             ).fetchall()
-        return [Event(table=r[0], seq=r[1], kind=r[2], shoe=r[3], round=r[4], data=json.loads(r[5]), at=r[6])
-                for r in rows]
+        return [event_of(r) for r in rows]
 
     def close(self) -> None:
         """Close the connection (a clean close also folds the WAL into the file)."""
@@ -240,8 +238,7 @@ class SqliteStore(HistoryStore):
         if row is not None and row[1] is not None:
             return None
         events = list(codec.unpack_detail(table, shoe, row[0])) if row is not None else []
-        events += [Event(table=r[0], seq=r[1], kind=r[2], shoe=r[3], round=r[4], data=json.loads(r[5]), at=r[6])
-                   for r in rows]
+        events += [event_of(r) for r in rows]
         return sorted(events, key=lambda e: e.seq)
 
     # ------------------------------------------------------------------ compactor and retention
