@@ -115,6 +115,15 @@ def test_summaries_are_paged_newest_first_with_a_cursor(store, fed):
         [(ref.shoes[s.shoe].version, len(ref.shoes[s.shoe].rounds), ref.shoes[s.shoe].started_at) for s in page1]
 
 
+def test_one_summary(store, fed):
+    ref = fed.tables["B"]
+    n = store.shoe_numbers("B")[1]
+    one = store.shoe_summary("B", n, stats=True)
+    assert one == next(x for x in store.shoe_summaries("B", limit=100, stats=True) if x.shoe == n)
+    assert json.loads(one.line) == ref.shoes[n].summary(False) and json.loads(one.stats) == archive(ref.shoes[n]).stats
+    assert store.shoe_summary("B", ref.current.number) is None and store.shoe_summary("B", n).stats is None
+
+
 def test_summaries_by_time_range(store, fed):
     everything = store.shoe_summaries_between(0, 2e9)
     assert [(s.table, s.shoe) for s in everything] == [(t, n) for t in sorted(fed.tables) for n in store.shoe_numbers(t)]

@@ -146,6 +146,10 @@ class HistoryStore(Store):
         """Every past shoe number of ``table``, ascending."""
 
     @abc.abstractmethod
+    def shoe_summary(self, table: str, shoe: int, *, stats: bool = False) -> ShoeSummary | None:
+        """Past shoe ``shoe``'s summary row, or ``None``."""
+
+    @abc.abstractmethod
     def shoe_summaries(self, table: str, *, before: int | None = None, limit: int = 50,
                        stats: bool = False) -> list[ShoeSummary]:
         """``table``'s past shoes newest first, numbered below ``before`` (a cursor: the last

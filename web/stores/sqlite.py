@@ -199,6 +199,13 @@ class SqliteStore(HistoryStore):
         with self._lock:
             return [r[0] for r in self._db.execute("SELECT shoe FROM shoes WHERE table_id = ? ORDER BY shoe", (table,))]
 
+    def shoe_summary(self, table: str, shoe: int, *, stats: bool = False) -> ShoeSummary | None:
+        """See :meth:`HistoryStore.shoe_summary`."""
+        cols = "table_id, shoe, version, started_at, ended_at, rounds, line" + (", stats" if stats else "")
+        with self._lock:
+            row = self._db.execute(f"SELECT {cols} FROM shoes WHERE table_id = ? AND shoe = ?", (table, shoe)).fetchone()
+        return None if row is None else ShoeSummary(*row)
+
     def shoe_summaries(self, table: str, *, before: int | None = None, limit: int = 50,
                        stats: bool = False) -> list[ShoeSummary]:
         """See :meth:`HistoryStore.shoe_summaries` (one index range: the same cost at any depth)."""
