@@ -240,6 +240,9 @@ class RoundRecord:
     """``{"reason", "at"}`` once voided: kept in the record, counted in no road or counter."""
     corrections: list[dict[str, Any]] = field(default_factory=list)
     """``[{"at", "reason", "previous"}]``, oldest first."""
+    dealer: str | None = None
+    """The table's dealer (:attr:`roads.table_state.TableStatus.dealer`) when the round was
+    recorded; not part of :meth:`export` (the gaming-day statistics read it)."""
 
     def void_json(self) -> dict[str, Any] | None:
         """``{"reason", "at"}`` (ISO 8601) once voided, else ``None``."""

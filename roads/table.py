@@ -42,7 +42,7 @@ Standard library only.
 from __future__ import annotations
 
 import collections
-import logging
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, Union
 
@@ -52,6 +52,7 @@ from roads.errors import (
     RoundInProgress, ShoeEnded, UnknownRound, UnknownShoe, UnknownVariant,
 )
 from roads import dealing, table_state
+from roads.archive import Commit, LivePart, MemoryShoes, PastShoes, archive, shoe_document, shoe_from_document, variant_or_default
 from roads.dealing import DealCards
 from roads.events import CARD, CORRECT, ROUND, SHOE, STATE, VOID, Event, Unchanged
 from roads.record import (
@@ -61,8 +62,6 @@ from roads.shoe import ShoeError, check_cut_card_position
 from roads.shoe_roads import ShoeRoads
 from roads.table_state import SetState, TableStatus
 from roads.variants import DEFAULT_VARIANT_ID, Variant, get_variant
-
-log = logging.getLogger(__name__)
 
 # ----------------------------------------------------------------------------- writes
 @dataclass(frozen=True, slots=True)
@@ -145,27 +144,35 @@ table's first write)."""
 
 
 class Table:
-    """One table's record: ``id``, ``seq`` (events applied: the table's version), ``shoes`` by
-    number, ``current`` (the newest shoe, or ``None`` before the first).
+    """One table's record: ``id``, ``seq`` (events applied: the table's version), ``current``
+    (the newest shoe, the only one kept here, or ``None`` before the first) and ``past`` (the
+    other shoes, :class:`roads.archive.PastShoes`: in memory by default, a store's reader when
+    given, so memory holds the live shoe whatever the history, docs/history.md).
 
     ``variant_id`` is the table's configured variant (``None`` = :data:`DEFAULT_VARIANT_ID`),
     given to shoes that do not name one; ``limits`` its configured table limits (raises
     :class:`roads.errors.BadTableState` / :class:`roads.errors.UnknownBet` for bad ones).
-    Not thread-safe: the caller serialises
-    :meth:`decide` and :meth:`apply` (one lock per table).
+    Not thread-safe: the caller serialises :meth:`decide`, :meth:`commit` and :meth:`apply`
+    (one lock per table).
     """
 
     def __init__(self, table_id: str, variant_id: str | None = None, *,
-                 limits: Mapping[str, Any] | None = None) -> None:
+                 limits: Mapping[str, Any] | None = None, past: PastShoes | None = None) -> None:
         self.id = table_id
         self.variant_id = variant_id
         self.limits = None if limits is None else table_state.check_limits(limits, self.default_variant(), "limits")
         """The configured table limits (:func:`roads.table_state.check_limits` shape), or ``None``."""
         self.seq = 0
-        self.shoes: dict[int, ShoeRecord] = {}
+        self.past: PastShoes = past if past is not None else MemoryShoes()
         self.current: ShoeRecord | None = None
         self.status = TableStatus()
         """The table's state as the feed last set it (:class:`roads.table_state.TableStatus`)."""
+
+    @property
+    def shoes(self) -> Mapping[int, ShoeRecord]:
+        """Every shoe by number, past ones read through :attr:`past` (a store-backed table reads
+        each one from disk: for a listing use the store's summaries)."""
+        return ShoesView(self)
 
     @classmethod
     def replay(cls, table_id: str, events: Iterable[Event], *, variant_id: str | None = None,
@@ -177,13 +184,40 @@ class Table:
             table.apply(ev)
         return table
 
+    @classmethod
+    def restore(cls, part: LivePart, *, variant_id: str | None = None, limits: Mapping[str, Any] | None = None,
+                past: PastShoes) -> "Table":
+        """A table rebuilt from its live part (no history replayed): ``part.events`` applied in
+        seq order from the state before the live shoe opened, then the version set to
+        ``part.head`` and the state to ``part.status``; past shoes come through ``past``. Every
+        read and every later decision equals a full :meth:`replay`'s (docs/history.md). Raises
+        ``ValueError`` for events that do not fit (a damaged store)."""
+        table = cls(part.table, variant_id, limits=limits, past=past)
+        if part.status_at_open is not None:
+            table.status = TableStatus.from_data(part.status_at_open)
+        for ev in part.events:
+            if ev.seq <= table.seq or ev.seq > part.head:
+                raise ValueError(f"table {part.table!r}: live event seq {ev.seq} after {table.seq}, head {part.head}")
+            table.seq = ev.seq - 1
+            table.apply(ev)
+        table.seq = part.head
+        table.status = TableStatus() if part.status is None else TableStatus.from_data(part.status)
+        return table
+
     def default_variant(self) -> Variant:
         """The variant of a shoe that names none: the configured one, else the default preset."""
         return get_variant(self.variant_id or DEFAULT_VARIANT_ID)
 
+    def get_shoe(self, number: int) -> ShoeRecord | None:
+        """Shoe ``number`` (the current one, or a past one through :attr:`past`), or ``None``."""
+        cur = self.current
+        if cur is not None and number == cur.number:
+            return cur
+        return self.past.get(number)
+
     def shoe(self, number: int) -> ShoeRecord:
         """Shoe ``number``; raises :class:`roads.errors.UnknownShoe` (field ``"shoe"``)."""
-        s = self.shoes.get(number)
+        s = self.get_shoe(number)
         if s is None:
             raise UnknownShoe(f"table {self.id!r} has no shoe {number}", field="shoe")
         return s
@@ -245,7 +279,7 @@ class Table:
                 raise RoundGap(f"round {round_no} would start shoe {shoe_no} {where}; a shoe starts at round 1",
                                field="round")
             return None, None
-        shoe = cur if shoe_no == cur.number else self.shoes.get(shoe_no)
+        shoe = cur if shoe_no == cur.number else self.past.get(shoe_no)
         if shoe is None or (shoe is not cur and round_no > len(shoe.rounds)):
             raise self._backwards(shoe_no)
         return shoe, shoe.round(round_no)
@@ -310,7 +344,7 @@ class Table:
         burn = [Card.parse(c) for c in w.burn]
         cur = self.current
         if cur is not None and w.shoe <= cur.number:
-            existing = self.shoes.get(w.shoe)
+            existing = self.get_shoe(w.shoe)
             if existing is not None:
                 same = (existing.explicit and list(existing.burn) == list(w.burn)
                         and existing.cut_card_position == w.cut_card_position
@@ -441,35 +475,70 @@ class Table:
         fit the record (a damaged store); the record is unchanged then."""
         if ev.seq != self.seq + 1:
             raise ValueError(f"table {self.id!r}: event seq {ev.seq} after {self.seq}")
-        s = self._APPLY[ev.kind](self, ev)
-        if s is not None:
-            s.version = ev.seq
-            s.updated_at = ev.at
+        if ev.kind in _PAST_CHANGES and self._is_past(ev.shoe):
+            s = self._past_shoe(ev)
+            if s.version < ev.seq:  # a store-backed provider may give it as written with ev
+                _PAST_CHANGES[ev.kind](s, ev)
+                s.version, s.updated_at = ev.seq, ev.at
+            self.past.put(s)
+        else:
+            s = self._APPLY[ev.kind](self, ev)
+            if s is not None:
+                s.version = ev.seq
+                s.updated_at = ev.at
         self.seq = ev.seq
 
-    def _variant_or_default(self, variant_id: str) -> Variant:
-        try:
-            return get_variant(variant_id)
-        except ValueError:
-            log.warning("stored variant %r is no longer a preset; using %r", variant_id, DEFAULT_VARIANT_ID)
-            return get_variant(DEFAULT_VARIANT_ID)
+    def commit(self, ev: Event) -> Commit:
+        """What a store writes in one transaction with ``ev``, the event :meth:`decide` gave
+        (not applied yet): the shoe it closes (an event opening a newer shoe closes the current
+        one as it stands) or the past shoe it changes (a void or correction: that shoe after
+        ``ev``, computed on a copy), the state before a shoe it opens, its new state
+        (:class:`roads.archive.Commit`). Changes nothing. Raises ``ValueError`` for an event that
+        is not this table's next or names a past shoe it cannot read."""
+        if ev.seq != self.seq + 1:
+            raise ValueError(f"table {self.id!r}: event seq {ev.seq} after {self.seq}")
+        cur = self.current
+        if ev.kind == SHOE or (ev.kind in (ROUND, CARD) and "opens_shoe" in ev.data):
+            return Commit(ev, archive(cur) if cur is not None else None, opens=True,
+                          status_at_open=self.status.data())
+        if ev.kind == STATE:
+            return Commit(ev, status=ev.data)
+        if ev.kind in _PAST_CHANGES and self._is_past(ev.shoe):
+            s = shoe_from_document(shoe_document(self._past_shoe(ev)))  # an exact copy
+            if s.version < ev.seq:
+                _PAST_CHANGES[ev.kind](s, ev)
+                s.version, s.updated_at = ev.seq, ev.at
+            return Commit(ev, archive(s))
+        return Commit(ev)
+
+    def _is_past(self, number: int) -> bool:
+        cur = self.current
+        return cur is None or number != cur.number
+
+    def _past_shoe(self, ev: Event) -> ShoeRecord:
+        s = self.past.get(ev.shoe)
+        if s is None:
+            raise ValueError(f"table {self.id!r} event {ev.seq}: no shoe {ev.shoe}")
+        return s
 
     def _open_shoe(self, number: int, info: Mapping[str, Any], at: float, explicit: bool) -> ShoeRecord:
-        s = ShoeRecord(number=number, variant=self._variant_or_default(info["variant"]), decks=int(info["decks"]),
+        s = ShoeRecord(number=number, variant=variant_or_default(info["variant"]), decks=int(info["decks"]),
                        started_at=at, explicit=explicit, burn=tuple(info.get("burn") or ()),
                        cut_card_position=info.get("cut_card_position"))
         s.copies.update(Card.parse(c) for c in s.burn)
         s.roads = ShoeRoads()
-        if self.current is not None:
-            self.current.roads = None  # past shoes are rebuilt from their ops on demand
-        self.shoes[number] = s
+        old = self.current
+        if old is not None:
+            old.roads = None  # past shoes are rebuilt from their ops on demand
+            self.past.put(old)
         self.current = s
         return s
 
     def _stored_shoe(self, ev: Event) -> ShoeRecord:
-        s = self.shoes.get(ev.shoe)
-        if s is None:
-            raise ValueError(f"table {self.id!r} event {ev.seq}: no shoe {ev.shoe}")
+        """The current shoe, which ``ev`` names (rounds and cards go to no other)."""
+        s = self.current
+        if s is None or s.number != ev.shoe:
+            raise ValueError(f"table {self.id!r} event {ev.seq}: shoe {ev.shoe} is not the current shoe")
         return s
 
     def _event_shoe(self, ev: Event) -> ShoeRecord:
@@ -480,13 +549,6 @@ class Table:
                 raise ValueError(f"table {self.id!r} shoe {ev.shoe}: round {ev.round} opens the shoe")
             return self._open_shoe(ev.shoe, ev.data["opens_shoe"], ev.at, explicit=False)
         return self._stored_shoe(ev)
-
-    @staticmethod
-    def _stored_round(s: ShoeRecord, ev: Event) -> RoundRecord:
-        r = s.round(ev.round or 0)
-        if r is None:
-            raise ValueError(f"event {ev.seq}: shoe {s.number} has no round {ev.round}")
-        return r
 
     def _apply_shoe(self, ev: Event) -> ShoeRecord:
         return self._open_shoe(ev.shoe, ev.data, ev.at, explicit=True)
@@ -503,7 +565,7 @@ class Table:
             if ip is not None:  # the round dealt card by card is complete: its cards are in `data`
                 s.copies.subtract(ip.taken())
                 s.in_progress = None
-        s.rounds.append(RoundRecord(ev.round, data, data, result, ev.at))
+        s.rounds.append(RoundRecord(ev.round, data, data, result, ev.at, dealer=self.status.dealer))
         s.copies.update(c for _, c in round_cards(data))
         s.ops.append(("record", ev.round, result))
         if s.roads is not None:
@@ -516,28 +578,15 @@ class Table:
         if ip is not None and ip.number == ev.round:  # a misdeal: the cards stay out of the shoe
             data = ip.data()
             s.rounds.append(RoundRecord(ip.number, data, data, None, ip.started_at,
-                                        void={"reason": ev.data["reason"], "at": ev.at}))
+                                        void={"reason": ev.data["reason"], "at": ev.at}, dealer=self.status.dealer))
             s.in_progress = None
             return s
-        r = self._stored_round(s, ev)
-        r.void = {"reason": ev.data["reason"], "at": ev.at}
-        s.ops.append(("void", r.number, None))
-        if s.roads is not None:
-            s.roads.void(r.number)
+        _void_round(s, ev)
         return s
 
     def _apply_correct(self, ev: Event) -> ShoeRecord:
         s = self._stored_shoe(ev)
-        r = self._stored_round(s, ev)
-        data = ordered_round(ev.data["round"])
-        result = result_of(data)
-        s.copies.subtract(c for _, c in round_cards(r.data))
-        s.copies.update(c for _, c in round_cards(data))
-        r.corrections.append({"at": ev.at, "reason": ev.data.get("reason"), "previous": r.data})
-        r.data, r.result = data, result
-        s.ops.append(("correct", r.number, result))
-        if s.roads is not None:
-            s.roads.correct(r.number, result)
+        _correct_round(s, ev)
         return s
 
     def _apply_cards(self, ev: Event) -> ShoeRecord:
@@ -560,3 +609,60 @@ class Table:
         CARD: _apply_cards,
         STATE: _apply_state,
     }
+
+
+def _stored_round(s: ShoeRecord, ev: Event) -> RoundRecord:
+    r = s.round(ev.round or 0)
+    if r is None:
+        raise ValueError(f"event {ev.seq}: shoe {s.number} has no round {ev.round}")
+    return r
+
+
+def _void_round(s: ShoeRecord, ev: Event) -> None:
+    """A ``"void"`` event on a recorded round of ``s`` (kept, counted nowhere)."""
+    r = _stored_round(s, ev)
+    r.void = {"reason": ev.data["reason"], "at": ev.at}
+    s.ops.append(("void", r.number, None))
+    if s.roads is not None:
+        s.roads.void(r.number)
+
+
+def _correct_round(s: ShoeRecord, ev: Event) -> None:
+    """A ``"correct"`` event on a recorded round of ``s``: new content, the previous kept in its history."""
+    r = _stored_round(s, ev)
+    data = ordered_round(ev.data["round"])
+    result = result_of(data)
+    s.copies.subtract(c for _, c in round_cards(r.data))
+    s.copies.update(c for _, c in round_cards(data))
+    r.corrections.append({"at": ev.at, "reason": ev.data.get("reason"), "previous": r.data})
+    r.data, r.result = data, result
+    s.ops.append(("correct", r.number, result))
+    if s.roads is not None:
+        s.roads.correct(r.number, result)
+
+
+_PAST_CHANGES: dict[str, Callable[[ShoeRecord, Event], None]] = {VOID: _void_round, CORRECT: _correct_round}
+"""The events that may change a past shoe (a void or correction of one of its rounds)."""
+
+
+class ShoesView(Mapping):
+    """Every shoe of a table by number (:attr:`Table.shoes`): the current one and, through the
+    table's :class:`roads.archive.PastShoes`, the past ones."""
+
+    def __init__(self, table: Table) -> None:
+        self._table = table
+
+    def __getitem__(self, number: int) -> ShoeRecord:
+        s = self._table.get_shoe(number) if isinstance(number, int) else None
+        if s is None:
+            raise KeyError(number)
+        return s
+
+    def __iter__(self) -> Iterator[int]:
+        numbers = set(self._table.past.numbers())
+        if self._table.current is not None:
+            numbers.add(self._table.current.number)
+        return iter(sorted(numbers))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)

@@ -156,6 +156,12 @@ class Settings(BaseSettings):
         "Sites that may put `/embed/<table>` in an `<iframe>` (`Content-Security-Policy: frame-ancestors`): "
         "`*` (any), `'self'`, or origins such as `https://lobby.example.com` or `https://*.example.com`; no "
         "other page may be framed (`web.http.security`).")
+    detail_retention_days: float | None = _field(
+        None, "days",
+        "How long the card and state detail of a closed shoe is kept (its events, compressed: about 120 "
+        "bytes a round dealt card by card); older details are dropped by the store's retention pass. Every "
+        "round (results, cards, voids, corrections) stays in the shoe's document whatever this says "
+        "(docs/history.md). Unset: details are kept.", gt=0, le=36_500)
     max_tables: int = _field(
         500, "tables",
         "Most tables the service keeps (with the Redis store, all processes together); a feed write that "

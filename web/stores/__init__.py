@@ -7,19 +7,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping
 
-from web.stores.base import Event, SeqTaken, Store, StoreError, StoreUnavailable, TableLimitReached
+from web.stores.base import (
+    Commit, Event, HistoryStore, LivePart, SeqTaken, ShoeSummary, Store, StoreError, StoreUnavailable, TableLimitReached,
+)
 from web.stores.sqlite import SqliteStore
 
 if TYPE_CHECKING:
     from web.settings import Settings
 
-__all__ = ["Event", "SeqTaken", "SqliteStore", "Store", "StoreError", "StoreUnavailable", "TableLimitReached", "open_store"]
+__all__ = ["Commit", "Event", "HistoryStore", "LivePart", "SeqTaken", "ShoeSummary", "SqliteStore", "Store", "StoreError",
+           "StoreUnavailable", "TableLimitReached", "open_store"]
 
 
 def open_store(settings: "Settings | Mapping[str, Any]") -> Store:
     """The store the settings select: the Redis store when ``ROADS_REDIS_URL`` is set (module
     ``web.stores.redis``, class ``RedisStore(url, settings)``), else :class:`SqliteStore` in
-    ``ROADS_DATA_DIR``.
+    ``ROADS_DATA_DIR`` (details kept ``ROADS_DETAIL_RETENTION_DAYS``).
 
     ``settings``: a :class:`web.settings.Settings`, or a mapping of ``ROADS_*`` overrides
     (validated with :meth:`web.settings.Settings.load`, over the environment). Raises
@@ -38,4 +41,4 @@ def open_store(settings: "Settings | Mapping[str, Any]") -> Store:
             raise StoreError(f"ROADS_REDIS_URL is set ({url!r}) but the Redis store is not available ({e}); "
                              "install the redis extra: pip install 'baccarat-roads[redis]'") from None
         return RedisStore(url, settings)
-    return SqliteStore.in_dir(settings.data_dir)
+    return SqliteStore.in_dir(settings.data_dir, detail_retention_days=settings.detail_retention_days)

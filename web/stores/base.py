@@ -23,11 +23,15 @@ process and a power cut.
 from __future__ import annotations
 
 import abc
-from typing import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
+from roads.archive import Commit, LivePart, PastShoes
 from roads.events import EVENT_KINDS, Event
+from roads.record import RoundRecord, ShoeRecord
 
-__all__ = ["EVENT_KINDS", "Event", "SeqTaken", "Store", "StoreError", "StoreUnavailable", "TableLimitReached"]
+__all__ = ["Commit", "EVENT_KINDS", "Event", "HistoryStore", "LivePart", "SeqTaken", "ShoeSummary", "Store",
+           "StoreError", "StoreUnavailable", "TableLimitReached"]
 
 
 class StoreError(Exception):
@@ -82,3 +86,111 @@ class Store(abc.ABC):
 
     def close(self) -> None:
         """Release connections and threads. The default does nothing."""
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeSummary:
+    """One past shoe's summary row: ``table``, ``shoe``, ``version``, ``started_at`` and
+    ``ended_at`` (Unix seconds), ``rounds`` (recorded, voided included), ``line`` (JSON text of
+    its shoe-list line, :attr:`roads.archive.ArchivedShoe.line`: the bytes the API serves, UTF-8)
+    and ``stats`` (JSON text of :func:`roads.archive.shoe_stats`; ``None`` unless asked for)."""
+
+    table: str
+    shoe: int
+    version: int
+    started_at: float
+    ended_at: float
+    rounds: int
+    line: str
+    stats: str | None = None
+
+
+class HistoryStore(Store):
+    """A store that keeps history on disk (docs/history.md): the live part of every table for the
+    start, and past shoes as documents and summaries written with the event that closes or
+    changes them. Start, memory and the cost of a write depend on the live tables, not on history.
+
+    The service's loop: ``Table.restore(part, past=store.past_shoes(part.table))`` for each of
+    :meth:`load_live`; per write ``event = table.decide(...)``, ``store.commit(table.commit(event))``,
+    ``table.apply(event)``.
+    """
+
+    @abc.abstractmethod
+    def load_live(self) -> Iterator[LivePart]:
+        """Every table's live part (:class:`roads.archive.LivePart`), tables in id order. Raises
+        :class:`StoreError` for a table whose history cannot be read."""
+
+    @abc.abstractmethod
+    def commit(self, commit: Commit) -> None:
+        """Store ``commit.event`` with what it closes or changes (the shoe's document and summary,
+        never an older version over a newer one) and the table's head, in one transaction,
+        durable on return. Raises as :meth:`Store.append` (:class:`SeqTaken` also when the event
+        is not the table's next)."""
+
+    @abc.abstractmethod
+    def commit_many(self, commits: Sequence[Commit]) -> None:
+        """:meth:`commit` each, in order, all in one transaction (bulk writers: one fsync)."""
+
+    @abc.abstractmethod
+    def past_shoe(self, table: str, shoe: int) -> ShoeRecord | None:
+        """Past shoe ``shoe`` of ``table`` rebuilt from its document, or ``None`` (no such past shoe)."""
+
+    def past_shoes(self, table: str) -> PastShoes:
+        """The past shoes of ``table`` read from this store (``Table(past=...)``): each ``get`` reads
+        the document (the read model caches snapshots, not records), ``put`` keeps nothing (the
+        store has the shoe already)."""
+        return _StorePast(self, table)
+
+    @abc.abstractmethod
+    def shoe_numbers(self, table: str) -> list[int]:
+        """Every past shoe number of ``table``, ascending."""
+
+    @abc.abstractmethod
+    def shoe_summary(self, table: str, shoe: int, *, stats: bool = False) -> ShoeSummary | None:
+        """Past shoe ``shoe``'s summary row, or ``None``."""
+
+    @abc.abstractmethod
+    def shoe_summaries(self, table: str, *, before: int | None = None, limit: int = 50,
+                       stats: bool = False) -> list[ShoeSummary]:
+        """``table``'s past shoes newest first, numbered below ``before`` (a cursor: the last
+        shoe of the previous page), at most ``limit``; with ``stats``, their statistics too."""
+
+    @abc.abstractmethod
+    def shoe_summaries_between(self, start: float, end: float, *, table: str | None = None,
+                               stats: bool = True) -> list[ShoeSummary]:
+        """Past shoes that started in ``[start, end)`` (Unix seconds), of ``table`` or of every
+        table, by table then shoe."""
+
+    @abc.abstractmethod
+    def stream_rounds(self, table: str, shoes: Iterable[int]) -> Iterator[tuple[int, RoundRecord]]:
+        """``(shoe, round)`` for every recorded round of the past shoes ``shoes``, in that order,
+        reading one document at a time (exports never hold more)."""
+
+    @abc.abstractmethod
+    def shoe_detail(self, table: str, shoe: int) -> list[Event] | None:
+        """Every event of a past shoe (cards, states, voids ...), in seq order, or ``None`` when
+        its detail is past retention."""
+
+    def compact(self, *, table: str | None = None, limit: int | None = None) -> int:
+        """Move closed shoes' events out of the live log (the SQLite store: into a compressed
+        detail per shoe); returns the shoes moved. The default moves nothing."""
+        return 0
+
+
+class _StorePast:
+    """:class:`roads.archive.PastShoes` over a :class:`HistoryStore` (see :meth:`HistoryStore.past_shoes`)."""
+
+    __slots__ = ("store", "table")
+
+    def __init__(self, store: HistoryStore, table: str) -> None:
+        self.store = store
+        self.table = table
+
+    def get(self, number: int) -> ShoeRecord | None:
+        return self.store.past_shoe(self.table, number)
+
+    def put(self, shoe: Any) -> None:
+        pass
+
+    def numbers(self) -> list[int]:
+        return self.store.shoe_numbers(self.table)

@@ -1,0 +1,184 @@
+"""Simulated table histories for property tests of the record's history (roads.archive,
+Table.restore, the stores' documents and summaries).
+
+:func:`table_writes` deals short real shoes (:class:`roads.shoe.Shoe` with the cut card near the
+front, so a shoe lasts a few rounds and ends with the cut card, or is left early for a higher shoe
+number) and yields every kind of write a feed sends: shoes started explicitly (burn, cut card,
+variant) or by their first round, rounds card by card with table states and dealer changes (cards
+one at a time or several, some sent twice), whole card rounds, result-level rounds, misdeals
+voided in progress; and, between rounds, voids and corrections of rounds of the live and of past
+shoes, repeats of past rounds, cards and shoe starts (unchanged or refused), rounds going back.
+It reads the table it writes to (the reference: writes are chosen from what the table holds), so
+run it against one table and keep the writes (:func:`run`).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Iterator
+
+from roads import errors
+from roads.dealing import DealCards
+from roads.events import Event, Unchanged
+from roads.outcome import RoundResult
+from roads.record import deal_order
+from roads.shoe import Shoe
+from roads.table import CorrectRound, RecordRound, StartShoe, Table, VoidRound
+from roads.table_state import SetState
+from roads.variants import get_variant
+
+DEALERS = ("Anna", "Bo", "Chai", "Dara", None)
+VARIANTS = (None, None, None, "seed001", "seed002", "seed004_mini")
+START = 1_764_000_000.0
+
+
+def result_level(result: RoundResult, rng: random.Random) -> dict[str, Any]:
+    """The result-level round of ``result``: the required fields, sometimes card counts too."""
+    out = {"winner": result.winner.value, "player_total": result.player_total, "banker_total": result.banker_total,
+           "player_pair": result.player_pair, "banker_pair": result.banker_pair, "natural": result.natural}
+    if rng.random() < 0.3:
+        out["player_card_count"] = result.player_card_count
+        out["banker_card_count"] = result.banker_card_count
+    return {"result": out}
+
+
+def _recorded(table: Table) -> list[tuple[int, int]]:
+    """``(shoe, round)`` of recorded rounds of the current shoe and the last two past ones."""
+    out = []
+    numbers = sorted(table.shoes)[-3:]
+    for n in numbers:
+        s = table.shoes[n]
+        out += [(n, r.number) for r in s.rounds]
+    return out
+
+
+def _edit(rng: random.Random, table: Table) -> Iterator[Any]:
+    """One write about what the table holds: void, correction, repeat, stale cards or shoe start."""
+    rounds = _recorded(table)
+    if not rounds:
+        return
+    shoe_no, round_no = rng.choice(rounds)
+    s = table.shoes[shoe_no]
+    r = s.round(round_no)
+    kind = rng.random()
+    if kind < 0.25:
+        yield VoidRound(shoe_no, round_no, rng.choice(("dealer error", "camera fault", "misread")))
+    elif kind < 0.5:
+        if r.result is not None:
+            data = result_level(r.result, rng) if rng.random() < 0.7 else dict(r.original)
+            if rng.random() < 0.1:
+                data["cut_card"] = True
+            yield CorrectRound(shoe_no, round_no, data, rng.choice((None, "operator check")))
+    elif kind < 0.65 and r.result is not None:
+        yield RecordRound(shoe_no, round_no, r.original if rng.random() < 0.7 else
+                          {"result": {"winner": "T", "player_total": 5, "banker_total": 5, "player_pair": False,
+                                      "banker_pair": False, "natural": False}})
+    elif kind < 0.75:
+        cards = deal_order(r.data)
+        if cards:
+            k = rng.randint(1, len(cards))
+            yield DealCards(shoe_no, round_no, k, (cards[k - 1],))
+    elif kind < 0.85:
+        yield StartShoe(shoe_no, tuple(s.burn), s.cut_card_position)
+    elif r.result is not None:
+        yield RecordRound(max(1, shoe_no - 1), 1, r.original)
+
+
+def table_writes(rng: random.Random, table: Table, *, shoes: int = 4, edits: float = 0.15) -> Iterator[Any]:
+    """The writes of a simulated table (module doc), about ``shoes`` shoes; ``edits`` is the
+    chance of an edit (void, correction, repeat) after each round."""
+    number = table.current.number if table.current is not None else 0
+    for _ in range(shoes):
+        number += 1 if rng.random() < 0.8 else rng.randint(2, 4)
+        variant_id = rng.choice(VARIANTS)
+        explicit = rng.random() < 0.5
+        variant = get_variant(variant_id) if explicit and variant_id else table.default_variant()
+        decks = variant.decks
+        cut = rng.randint(52 * decks - 60, 52 * decks - 17)
+        physical = Shoe(decks, rng=rng, cut_card_position=cut, burn_between_rounds=rng.random() < 0.3)
+        if rng.random() < 0.6:
+            yield SetState(state="shuffling", dealer=rng.choice(DEALERS))
+        if explicit:
+            yield StartShoe(number, tuple(map(str, physical.burn_cards)), cut if rng.random() < 0.7 else None, variant_id)
+        leave_after = rng.randint(2, 9) if rng.random() < 0.4 else None
+        round_no = 0
+        while not physical.finished and (leave_after is None or round_no < leave_after):
+            dealt = physical.deal_round()
+            round_no += 1
+            data: dict[str, Any] = {"player": list(map(str, dealt.player)), "banker": list(map(str, dealt.banker))}
+            if dealt.burned:
+                data["burn"] = list(map(str, dealt.burned))
+            if dealt.is_last:
+                data["cut_card"] = True
+            style = rng.random()
+            if style < 0.45:
+                yield from _card_by_card(rng, number, round_no, data)
+            elif style < 0.55:  # a misdeal: some cards, then the round is voided in progress
+                cards = deal_order(data)[: rng.randint(1, 3)]
+                yield DealCards(number, round_no, 1, tuple(cards), tuple(data.get("burn", ())))
+                yield VoidRound(number, round_no, "misdeal")
+            elif style < 0.8:
+                yield RecordRound(number, round_no, data)
+            else:
+                level = result_level(dealt.result, rng)
+                if "cut_card" in data:
+                    level["cut_card"] = True
+                yield RecordRound(number, round_no, level)
+            while rng.random() < edits:
+                yield from _edit(rng, table)
+
+
+def _card_by_card(rng: random.Random, shoe: int, round_no: int, data: dict[str, Any]) -> Iterator[Any]:
+    yield SetState(state="betting", seconds_left=15, **({"dealer": rng.choice(DEALERS)} if rng.random() < 0.1 else {}))
+    yield SetState(state="dealing")
+    cards = deal_order(data)
+    k = 0
+    while k < len(cards):
+        n = 1 if rng.random() < 0.7 else rng.randint(1, len(cards) - k)
+        chunk = tuple(cards[k:k + n])
+        last = k + n == len(cards)
+        yield DealCards(shoe, round_no, k + 1, chunk, tuple(data.get("burn", ())) if k == 0 else (),
+                        bool(data.get("cut_card")) and last)
+        if rng.random() < 0.05:  # sent again (a retry): unchanged
+            yield DealCards(shoe, round_no, k + 1, chunk)
+        k += n
+    yield SetState(state="result")
+
+
+class Clock:
+    """Simulated time: each write a few seconds after the previous one."""
+
+    def __init__(self, rng: random.Random, start: float = START) -> None:
+        self.rng = rng
+        self.now = start
+
+    def tick(self) -> float:
+        self.now += round(self.rng.uniform(0.2, 40.0), 3)
+        return self.now
+
+
+def outcome(table: Table, write: Any, at: float) -> Event | Unchanged | tuple[str, str]:
+    """``table.decide(write)`` at ``at``: the event, unchanged, or ``(error class, message)``."""
+    try:
+        return table.decide(write, lambda: at)
+    except errors.TableError as e:
+        return type(e).__name__, str(e)
+
+
+def run(seed: int, *, shoes: int = 4, table_id: str = "T1", variant_id: str | None = None,
+        on_event=None) -> tuple[Table, list[tuple[float, Any]]]:
+    """A reference table (past shoes in memory) fed ``table_writes``: ``(table, [(time, write)])``.
+    ``on_event(table, event)`` is called for every event before it is applied (a store commits it)."""
+    rng = random.Random(seed)
+    table = Table(table_id, variant_id)
+    clock = Clock(rng)
+    done = []
+    for write in table_writes(rng, table, shoes=shoes):
+        at = clock.tick()
+        done.append((at, write))
+        out = outcome(table, write, at)
+        if isinstance(out, Event):
+            if on_event is not None:
+                on_event(table, out)
+            table.apply(out)
+    return table, done

@@ -1,0 +1,45 @@
+"""The history generator of the benchmarks (bench/history_gen.py) writes what the feed path
+writes: a table's pace (about 2,400 rounds and 32 shoes a day, 8 events a round dealt card by
+card), the same events in the v2 file as in the store, and a store whose live parts restore the
+tables a full replay of those events gives."""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+from pathlib import Path
+
+from roads.archive import shoe_document
+from roads.table import Table
+from web.stores import SqliteStore
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+from history_gen import generate  # noqa: E402
+
+
+def test_the_generator_writes_a_real_tables_pace_as_the_feed_path_would(tmp_path):
+    totals = generate(tmp_path / "v3", 2, 0.5, v2=tmp_path / "v2", quiet=True)
+    per_day = totals.rounds / (2 * 0.5)
+    assert 2_200 <= per_day <= 2_600 and 7.5 <= totals.events / totals.rounds <= 8.5
+    assert 28 <= totals.shoes / (2 * 0.5) <= 36
+    store = SqliteStore.in_dir(tmp_path / "v3")
+    try:
+        events = list(store.load())
+        old = sqlite3.connect(tmp_path / "v2" / SqliteStore.FILENAME)
+        rows = old.execute("SELECT table_id, seq, kind, shoe, round, data, at FROM events ORDER BY 1, 2").fetchall()
+        old.close()
+        assert [(e.table, e.seq, e.kind, e.shoe, e.round, e.data_json(), e.at) for e in events] == rows
+        assert len(events) == totals.events
+        for part in store.load_live():
+            full = Table.replay(part.table, [e for e in events if e.table == part.table])
+            t = Table.restore(part, past=store.past_shoes(part.table))
+            assert t.seq == full.seq and t.status == full.status
+            assert shoe_document(t.current) == shoe_document(full.current)
+            assert [shoe_document(store.past_shoe(part.table, n)) for n in store.shoe_numbers(part.table)] == \
+                [shoe_document(full.shoes[n]) for n in full.shoes if n != full.current.number]
+            assert {d["dealer"] for n in store.shoe_numbers(part.table)
+                    for d in store.past_document(part.table, n)["rounds"]} <= {"Anna", "Bo", "Chai", "Dara", "Ein", "Fon"}
+        live = store._db.execute("SELECT COUNT(DISTINCT table_id || ':' || shoe) FROM events").fetchone()[0]
+        assert live == 2  # every closed shoe was compacted as it closed
+    finally:
+        store.close()
