@@ -40,7 +40,7 @@ from roads.table import Unchanged, Write
 from roads.variants import get_variant
 from web.hub import Hub
 from roads.ids import TABLE_ID_RULE, is_table_id
-from web.settings import ConfigError, get_settings
+from web.settings import ConfigError, get_settings, setting_path
 from web.stores import SeqTaken, Store, StoreUnavailable, TableLimitReached, open_store
 from web.views import TableSlot, Views
 
@@ -89,11 +89,11 @@ class Service:
                 try:
                     get_variant(variant_id)
                 except ValueError as e:
-                    raise ConfigError(f"ROADS_TABLES[{table_id!r}].variant: {e}") from None
+                    raise ConfigError(f"{setting_path('ROADS_TABLES', table_id, 'variant')}: {e}") from None
             try:
                 self.views.add_configured(table_id, cfg.get("name"), variant_id, cfg.get("limits"))
             except TableError as e:
-                raise ConfigError(f"ROADS_TABLES[{table_id!r}].{e.field or 'limits'}: {e}") from None
+                raise ConfigError(f"{setting_path('ROADS_TABLES', table_id, e.field or 'limits')}: {e}") from None
         self._load()
         self.store.start(self.apply_external)
 
@@ -287,7 +287,8 @@ def init_app(app: Flask) -> None:
     settings = get_settings(app)
     store = open_store(settings)
     try:
-        service = Service(store, tables=settings.tables, max_tables=settings.max_tables,
+        service = Service(store, tables={k: v.as_dict() for k, v in settings.tables.items()},
+                          max_tables=settings.max_tables,
                           only_configured_tables=settings.only_configured_tables)
     except BaseException:
         store.close()
