@@ -10,9 +10,10 @@ the record's (:class:`roads.table.Table`):
 
 1. take the table's lock;
 2. ``Table.decide``: the event that records the write, or unchanged (a repeat), or a
-   :mod:`roads.errors` error (nothing stored). A conflict or an unknown shoe/round may come
-   from a record that is behind another process sharing the store: the service catches up
-   from the store and decides once more before refusing;
+   :mod:`roads.errors` error (nothing stored). A conflict, an unknown shoe/round or an
+   "unchanged" may come from a record that is behind another process sharing the store
+   (``Store.shared``): the service catches up from the store and decides once more before
+   refusing or answering "unchanged";
 3. ``Store.append`` (durable before anything else happens); when another process took the
    ``seq`` (:class:`web.stores.SeqTaken`), catch up and decide again;
 4. ``Table.apply`` and ``Views.refresh`` (new snapshot encoded once, published to the hub).
@@ -199,6 +200,10 @@ class Service:
                     raise
                 outcome = t.table.decide(write, self.clock)
             if isinstance(outcome, Unchanged):
+                # The same for "unchanged": a repeat of what this process last saw may be a change
+                # of what another process stored since (A stores "result", B still sees "dealing").
+                if self.store.shared and self._catch_up_for_write(t):
+                    continue
                 return Ack(False, self.views.ack(t, "unchanged", write, outcome.shoe, outcome.round))
             try:
                 self.store.append(outcome)

@@ -463,3 +463,32 @@ def test_while_redis_is_down_writes_get_503_reads_go_on_and_everyone_catches_up_
     finally:
         close_apps(apps)
         private.kill()
+
+
+def test_a_state_write_is_judged_unchanged_only_against_what_redis_holds(tmp_path, prefix):
+    # issue 21 item 3: A stored "result", B (behind) still saw "dealing" and answered B's "dealing"
+    # with 200 unchanged, storing nothing. Both processes deaf to the log: each learns of the
+    # other's writes only from Redis itself, when it judges a write.
+    proxies = [RedisProxy(SHARED_REDIS_URL), RedisProxy(SHARED_REDIS_URL)]
+    apps = redis_apps(tmp_path, SHARED_REDIS_URL, prefix, urls=[p.url for p in proxies])
+    try:
+        for p in proxies:
+            p.hold_log_readers()
+        feeds = [Feed(app.test_client()) for app in apps]
+        assert feeds[0].round(1, 1, P1, B1).status_code == 201
+        states = ["dealing", "result"] * 6
+        for i, state in enumerate(states):
+            client = feeds[i % 2].client
+            resp = client.post("/api/tables/T1/state", json={"state": state}, headers=feeds[0].headers)
+            assert (resp.status_code, resp.json["status"], resp.json["version"]) == (201, "recorded", i + 2), (i, state)
+        again = feeds[1].client.post("/api/tables/T1/state", json={"state": "result"}, headers=feeds[0].headers)
+        assert (again.status_code, again.json["status"], again.json["version"]) == (200, "unchanged", 13)
+        for p in proxies:
+            p.restore()  # the followers read the log again and catch up
+        for app in apps:
+            wait_until(lambda: version(app) == 13, "both processes at version 13")
+            assert app.test_client().get("/api/tables/T1").json["state"]["state"] == "result"
+    finally:
+        close_apps(apps)
+        for p in proxies:
+            p.close()

@@ -57,6 +57,10 @@ class StoreUnavailable(StoreError):
 class Store(abc.ABC):
     """Where a table's events are kept. Implementations: :class:`SqliteStore`, the Redis store."""
 
+    shared: bool = False
+    """Whether other processes append to this store too (Redis): a process's record may then be
+    behind the store's, and the service catches up before it answers a write "unchanged"."""
+
     @abc.abstractmethod
     def load(self) -> Iterator[Event]:
         """Every stored event, each table's in ``seq`` order (tables may interleave)."""

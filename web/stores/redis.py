@@ -182,6 +182,9 @@ class RedisStore(Store):
     empty or spaced prefix, or a timeout that is not a positive number.
     """
 
+    shared = True
+    """Every process of the deployment appends here (:attr:`web.stores.Store.shared`)."""
+
     def __init__(self, url: str, settings: Settings | Mapping[str, Any] | None = None) -> None:
         if not isinstance(settings, Settings):
             settings = Settings.load(settings)
