@@ -53,19 +53,23 @@ def _ranges() -> list[tuple[int, int]]:
 
 
 def _escape(cp: int) -> str:
-    return f"\\u{cp:04x}" if cp <= 0xFFFF else f"\\U{cp:08x}"
+    # BMP code points as \uXXXX (both regex dialects read them); others as themselves (ECMAScript
+    # has no \U escape, and a JSON document carries them escaped anyway).
+    return f"\\u{cp:04x}" if cp <= 0xFFFF else chr(cp)
 
 
 REFUSED_RANGES: tuple[tuple[int, int], ...] = tuple(_ranges())
 """Every refused code point as inclusive ``(first, last)`` ranges (from this Python's
 ``unicodedata``), for :data:`DISPLAY_TEXT_PATTERN`."""
 
-_CLASS = "".join(_escape(a) if a == b else f"{_escape(a)}-{_escape(b)}" for a, b in REFUSED_RANGES)
+_CLASS = "".join(_escape(a) if a == b else f"{_escape(a)}-{_escape(b)}" for a, b in REFUSED_RANGES
+                 if not 0xD800 <= a <= 0xDFFF)  # no JSON text holds a surrogate, and Rust's regex refuses them
 
 DISPLAY_TEXT_PATTERN = f"^[^{_CLASS}]*[^{_CLASS}\\s][^{_CLASS}]*$"
 """The rule as a regular expression (JSON Schema ``pattern`` of every display-text field in the
-OpenAPI document; Python and ECMAScript read it alike): no refused character, at least one
-character that is not white space. Checking is :func:`display_text_problem`."""
+OpenAPI document; Python, ECMAScript and Rust read it alike): no refused character, at least one
+character that is not white space. Surrogates are left out (no JSON text carries one, and some
+regex engines refuse the range). Checking is :func:`display_text_problem`."""
 
 _KIND = {"Cc": "a control character", "Cf": "a format character", "Cs": "a surrogate",
          "Zl": "a line separator", "Zp": "a paragraph separator"}
