@@ -213,7 +213,8 @@ class Service:
             except TableLimitReached as e:
                 raise _too_many_tables(str(e), table_id) from None
             except StoreUnavailable as e:
-                raise StoreUnavailable(f"the store cannot take writes now; nothing was recorded ({e})") from None
+                raise StoreUnavailable(f"the store cannot take writes now; nothing was recorded ({e})",
+                                       detail=e.detail) from None
             new_table = t.table.seq == 0
             t.table.apply(outcome)
             if new_table:
@@ -246,7 +247,7 @@ class Service:
         try:
             self._catch_up(t)
         except StoreUnavailable as e:
-            raise StoreUnavailable(f"the store cannot be read now; nothing was recorded ({e})") from None
+            raise StoreUnavailable(f"the store cannot be read now; nothing was recorded ({e})", detail=e.detail) from None
         return t.table.seq != before
 
     def _catch_up(self, t: TableSlot) -> None:

@@ -103,6 +103,11 @@ class Settings(BaseSettings):
         16 * 1024, "bytes",
         "Largest accepted request body; a longer one gets 413 (Flask's `MAX_CONTENT_LENGTH`). "
         "A card-level round is about 100 bytes.", ge=64, le=64 * 1024 * 1024)
+    client_timeout_s: float = _field(
+        10.0, "seconds",
+        "`roads serve`: a client has this long to send a request's line and headers, and as long again for "
+        "its whole body; past either the connection is closed and nothing runs (behind nginx, nginx's "
+        "own timeouts come first).", gt=0, le=3600, kind="a number of seconds", allowed="seconds in (0, 3600]")
     tables: Annotated[TableConfigs, NoDecode] = Field(
         None, validate_default=True, json_schema_extra={"unit": "JSON or file path"},
         description="Tables known before their first round, with display names and variants: a JSON "
@@ -195,7 +200,7 @@ class Settings(BaseSettings):
         '"state": ["betting", "dealing"], "sort": "open"}}`, every key optional; `title` is display text. '
         "Each entry is a `ScreenConfig`.")
 
-    @field_validator("port", "max_body_bytes", "redis_timeout_s", "png_cache_entries", "png_cache_bytes",
+    @field_validator("port", "max_body_bytes", "client_timeout_s", "redis_timeout_s", "png_cache_entries", "png_cache_bytes",
                      "png_max_age_s", "png_past_max_age_s", "ws_keepalive_s", "ws_ping_s",
                      "ws_max_message_bytes", "max_tables", "stale_s", mode="before")
     @classmethod

@@ -235,6 +235,8 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(StoreUnavailable)
     def _store_unavailable(e: StoreUnavailable) -> Response:
+        # Where the store is (Redis host, port, db) and the driver's words go to the log only.
+        current_app.logger.warning("%s %s: 503 %s (%s)", request.method, request.path, e, e.detail or "no detail")
         return error_response(Unavailable(str(e)))
 
     @app.errorhandler(HTTPException)

@@ -240,7 +240,8 @@ class RedisStore(Store):
         return f"{self.prefix}t:{table}:rounds"
 
     def _unavailable(self, what: str, err: BaseException) -> StoreUnavailable:
-        return StoreUnavailable(f"Redis at {self._safe_url()} unreachable while {what}: {err}")
+        return StoreUnavailable(f"the Redis store cannot be reached while {what}",
+                                detail=f"Redis at {self._safe_url()}: {err}")
 
     def _note_seen(self, table: str, seq: int) -> None:
         with self._seen_lock:
@@ -293,8 +294,8 @@ class RedisStore(Store):
                     raise self._unavailable(f"appending table {event.table!r} seq {event.seq}", e) from None
                 time.sleep(0.05 * attempt)
             except redis.RedisError as e:  # e.g. OOM, READONLY replica, NOSCRIPT storms
-                raise StoreUnavailable(f"Redis at {self._safe_url()} refused the append of table "
-                                       f"{event.table!r} seq {event.seq}: {e}") from None
+                raise StoreUnavailable(f"the Redis store refused the append of table {event.table!r} seq {event.seq}",
+                                       detail=f"Redis at {self._safe_url()}: {e}") from None
         if status == "ok" or (status == "seq_taken" and stored_token == token):
             self._note_seen(event.table, event.seq)
             return
