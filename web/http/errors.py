@@ -227,7 +227,10 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(ApiError)
     def _api_error(e: ApiError) -> Response:
-        return error_response(e)
+        resp = error_response(e)
+        if e.status == 429:
+            resp.headers["Retry-After"] = "1"
+        return resp
 
     @app.errorhandler(domain.TableError)
     def _domain_error(e: domain.TableError) -> Response:
