@@ -21,6 +21,7 @@ the paint and the encoding run off the loop. ``app.extensions["roads.render_gate
 from __future__ import annotations
 
 import contextlib
+import sys
 import threading
 from typing import Callable, Iterator, TypeVar
 
@@ -53,14 +54,12 @@ class TooManyRenders(ApiError):
 
 def _native_pool():  # noqa: ANN202 (gevent's ThreadPool, or None)
     """gevent's pool of native threads when gevent has patched ``threading`` (gunicorn's gevent
-    worker), else ``None`` (threads are threads already)."""
-    try:
-        from gevent import get_hub, monkey
-    except ImportError:
+    worker, which loads gevent first), else ``None`` (threads are threads already). gevent is
+    looked up among the loaded modules, never imported: an install without it has no patching."""
+    monkey = sys.modules.get("gevent.monkey")
+    if monkey is None or not monkey.is_module_patched("threading"):
         return None
-    if not monkey.is_module_patched("threading"):
-        return None
-    return get_hub().threadpool
+    return sys.modules["gevent"].get_hub().threadpool
 
 
 class RenderGate:
