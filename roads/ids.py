@@ -20,5 +20,7 @@ TABLE_ID_RULE = "a slug of 1-32 letters, digits, '_' or '-'"
 
 
 def is_table_id(value: object) -> bool:
-    """Whether ``value`` is a ``str`` matching :data:`TABLE_ID_PATTERN`."""
-    return isinstance(value, str) and TABLE_ID_RE.match(value) is not None
+    """Whether all of ``value`` is a ``str`` matching :data:`TABLE_ID_PATTERN`: a full match, as JSON
+    Schema reads the pattern (``re.match`` lets ``$`` match before a trailing newline, so ``"a\\n"``
+    would pass)."""
+    return isinstance(value, str) and TABLE_ID_RE.fullmatch(value) is not None

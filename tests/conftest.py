@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import pytest
 
+from support import openapi_check
 from support.feed import AUTH, Feed, close_app, dealt_rounds, make_app
+
+openapi_check.install()  # every JSON answer of the test client is checked against /api/openapi.json
 
 
 @pytest.fixture

@@ -10,9 +10,10 @@ the record's (:class:`roads.table.Table`):
 
 1. take the table's lock;
 2. ``Table.decide``: the event that records the write, or unchanged (a repeat), or a
-   :mod:`roads.errors` error (nothing stored). A conflict or an unknown shoe/round may come
-   from a record that is behind another process sharing the store: the service catches up
-   from the store and decides once more before refusing;
+   :mod:`roads.errors` error (nothing stored). A conflict, an unknown shoe/round or an
+   "unchanged" may come from a record that is behind another process sharing the store
+   (``Store.shared``): the service catches up from the store and decides once more before
+   refusing or answering "unchanged";
 3. ``Store.append`` (durable before anything else happens); when another process took the
    ``seq`` (:class:`web.stores.SeqTaken`), catch up and decide again;
 4. ``Table.apply`` and ``Views.refresh`` (new snapshot encoded once, published to the hub).
@@ -40,7 +41,7 @@ from roads.table import Unchanged, Write
 from roads.variants import get_variant
 from web.hub import Hub
 from roads.ids import TABLE_ID_RULE, is_table_id
-from web.settings import ConfigError, get_settings
+from web.settings import ConfigError, get_settings, setting_path
 from web.stores import SeqTaken, Store, StoreUnavailable, TableLimitReached, open_store
 from web.views import TableSlot, Views
 
@@ -89,11 +90,11 @@ class Service:
                 try:
                     get_variant(variant_id)
                 except ValueError as e:
-                    raise ConfigError(f"ROADS_TABLES[{table_id!r}].variant: {e}") from None
+                    raise ConfigError(f"{setting_path('ROADS_TABLES', table_id, 'variant')}: {e}") from None
             try:
                 self.views.add_configured(table_id, cfg.get("name"), variant_id, cfg.get("limits"))
             except TableError as e:
-                raise ConfigError(f"ROADS_TABLES[{table_id!r}].{e.field or 'limits'}: {e}") from None
+                raise ConfigError(f"{setting_path('ROADS_TABLES', table_id, e.field or 'limits')}: {e}") from None
         self._load()
         self.store.start(self.apply_external)
 
@@ -199,6 +200,10 @@ class Service:
                     raise
                 outcome = t.table.decide(write, self.clock)
             if isinstance(outcome, Unchanged):
+                # The same for "unchanged": a repeat of what this process last saw may be a change
+                # of what another process stored since (A stores "result", B still sees "dealing").
+                if self.store.shared and self._catch_up_for_write(t):
+                    continue
                 return Ack(False, self.views.ack(t, "unchanged", write, outcome.shoe, outcome.round))
             try:
                 self.store.append(outcome)
@@ -208,7 +213,8 @@ class Service:
             except TableLimitReached as e:
                 raise _too_many_tables(str(e), table_id) from None
             except StoreUnavailable as e:
-                raise StoreUnavailable(f"the store cannot take writes now; nothing was recorded ({e})") from None
+                raise StoreUnavailable(f"the store cannot take writes now; nothing was recorded ({e})",
+                                       detail=e.detail) from None
             new_table = t.table.seq == 0
             t.table.apply(outcome)
             if new_table:
@@ -241,7 +247,7 @@ class Service:
         try:
             self._catch_up(t)
         except StoreUnavailable as e:
-            raise StoreUnavailable(f"the store cannot be read now; nothing was recorded ({e})") from None
+            raise StoreUnavailable(f"the store cannot be read now; nothing was recorded ({e})", detail=e.detail) from None
         return t.table.seq != before
 
     def _catch_up(self, t: TableSlot) -> None:
@@ -287,7 +293,8 @@ def init_app(app: Flask) -> None:
     settings = get_settings(app)
     store = open_store(settings)
     try:
-        service = Service(store, tables=settings.tables, max_tables=settings.max_tables,
+        service = Service(store, tables={k: v.as_dict() for k, v in settings.tables.items()},
+                          max_tables=settings.max_tables,
                           only_configured_tables=settings.only_configured_tables)
     except BaseException:
         store.close()

@@ -30,9 +30,11 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from roads.good_roads import DEFAULT_GOOD_ROADS, HIGHLIGHTED_BY_DEFAULT
 from roads.ids import TABLE_ID_RE, TABLE_ID_RULE, is_table_id
+from web.setting_entries import ScreenConfig, TableConfig
 
-__all__ = ["ConfigError", "EXTENSION", "GOOD_ROAD_IDS", "PREFIX", "SCREEN_KEYS", "Settings",
-           "TABLE_ID_RE", "get_settings", "good_road_ids", "init_app", "screen_configs", "table_configs"]
+__all__ = ["ConfigError", "EXTENSION", "GOOD_ROAD_IDS", "PREFIX", "SCREEN_KEYS", "ScreenConfig", "Settings",
+           "TABLE_ID_RE", "TableConfig", "get_settings", "good_road_ids", "init_app", "screen_configs",
+           "setting_path", "table_configs"]
 
 PREFIX = "ROADS_"
 """Prefix of every setting's environment variable."""
@@ -40,19 +42,19 @@ PREFIX = "ROADS_"
 EXTENSION = "roads.settings"
 """The ``app.extensions`` key of the app's :class:`Settings` (keys are ``"roads.<what>"``)."""
 
-TableConfigs = dict[str, dict[str, Any]]
-"""``{table_id: {"name": str | None, "variant": str | None[, "limits": {...}]}}`` (:func:`table_configs`)."""
-ScreenConfigs = dict[str, dict[str, Any]]
-
 GOOD_ROAD_IDS: tuple[str, ...] = tuple(g.id for g in DEFAULT_GOOD_ROADS)
 """Good-road pattern ids a board may highlight (:data:`roads.good_roads.DEFAULT_GOOD_ROADS`)."""
 
-SCREEN_KEYS: dict[str, type] = {
-    "tables": list, "per_page": int, "rotate_s": int, "lang": str, "theme": str, "good": list, "bead": str,
-    "title": str, "state": list, "sort": str}
-"""Keys a named screen may set (``ROADS_SCREENS``) and the JSON type of each."""
+TableConfigs = dict[str, TableConfig]
+"""``ROADS_TABLES`` parsed: ``{table_id: TableConfig}``, in configuration order."""
+ScreenConfigs = dict[str, ScreenConfig]
+"""``ROADS_SCREENS`` parsed: ``{screen name: ScreenConfig}``."""
 
-_JSON_TYPE = {list: "array", int: "integer", str: "string"}
+SCREEN_KEYS: tuple[str, ...] = tuple(ScreenConfig.model_fields)
+"""Keys a named screen may set (``ROADS_SCREENS``)."""
+
+_JSON_TYPES = {"string_type": "a JSON string", "int_type": "a JSON integer", "list_type": "a JSON array",
+               "dict_type": "a JSON object", "model_type": "a JSON object", "model_attributes_type": "a JSON object"}
 
 
 class ConfigError(ValueError):
@@ -101,6 +103,11 @@ class Settings(BaseSettings):
         16 * 1024, "bytes",
         "Largest accepted request body; a longer one gets 413 (Flask's `MAX_CONTENT_LENGTH`). "
         "A card-level round is about 100 bytes.", ge=64, le=64 * 1024 * 1024)
+    client_timeout_s: float = _field(
+        10.0, "seconds",
+        "`roads serve`: a client has this long to send a request's line and headers, and as long again for "
+        "its whole body; past either the connection is closed and nothing runs (behind nginx, nginx's "
+        "own timeouts come first).", gt=0, le=3600, kind="a number of seconds", allowed="seconds in (0, 3600]")
     tables: Annotated[TableConfigs, NoDecode] = Field(
         None, validate_default=True, json_schema_extra={"unit": "JSON or file path"},
         description="Tables known before their first round, with display names and variants: a JSON "
@@ -109,7 +116,8 @@ class Settings(BaseSettings):
         "(text not starting with `{` or `[`). `name` defaults to the id, `variant` to "
         "`roads.variants.DEFAULT_VARIANT_ID`; tables not listed are created by their first round. "
         '`limits` (optional): `{"min": 100, "max": 10000, "bets": {"<bet id>": {"min", "max"}}}` per bet '
-        "in the table's currency, until the feed sets others. Parsed by `table_configs`.")
+        "in the table's currency, until the feed sets others. `name` is display text (no control, format or "
+        "line/paragraph separator characters, not blank). Each entry is a `TableConfig`.")
     redis_url: str | None = _field(
         None, "`redis://` URL",
         "`redis://[user:password@]host:port/db` (or `rediss://`, `unix://`): every process keeps "
@@ -195,10 +203,10 @@ class Settings(BaseSettings):
         description="Named lobby screens for `/screens/<name>`: a JSON object (or the path of a file "
         'holding one) `{"lobby-east": {"tables": ["T1", "T2"], "per_page": 6, "rotate_s": 15, '
         '"lang": "th", "theme": "dark", "good": ["long_banker"], "bead": "letters", "title": "East", '
-        '"state": ["betting", "dealing"], "sort": "open"}}`, every key optional. Parsed by '
-        "`screen_configs`.")
+        '"state": ["betting", "dealing"], "sort": "open"}}`, every key optional; `title` is display text. '
+        "Each entry is a `ScreenConfig`.")
 
-    @field_validator("port", "max_body_bytes", "redis_timeout_s", "png_cache_entries", "png_cache_bytes",
+    @field_validator("port", "max_body_bytes", "client_timeout_s", "redis_timeout_s", "png_cache_entries", "png_cache_bytes",
                      "png_max_age_s", "png_past_max_age_s", "ws_keepalive_s", "ws_ping_s",
                      "ws_max_message_bytes", "max_tables", "stale_s", mode="before")
     @classmethod
@@ -214,8 +222,8 @@ class Settings(BaseSettings):
 
     @field_validator("tables", mode="before")
     @classmethod
-    def _parse_tables(cls, value: Any) -> TableConfigs:
-        return table_configs(value)
+    def _parse_tables(cls, value: Any) -> dict[str, Any]:
+        return _table_entries(value)
 
     @field_validator("nchan_publish_url")
     @classmethod
@@ -233,8 +241,8 @@ class Settings(BaseSettings):
 
     @field_validator("screens", mode="before")
     @classmethod
-    def _parse_screens(cls, value: Any) -> ScreenConfigs:
-        return screen_configs(value)
+    def _parse_screens(cls, value: Any) -> dict[str, Any]:
+        return _screen_entries(value)
 
     @field_validator("good_roads", mode="before")
     @classmethod
@@ -279,10 +287,47 @@ class Settings(BaseSettings):
         return {self.env_name(f): getattr(self, f) for f in type(self).model_fields}
 
 
+def setting_path(setting: str, key: str, *rest: str | int) -> str:
+    """Where in a JSON setting a value sits: ``setting_path("ROADS_TABLES", "T1", "name")`` ->
+    ``'ROADS_TABLES["T1"].name'``; integers are list positions (``.tables[2]``)."""
+    out = f"{setting}[{json.dumps(key, ensure_ascii=False)}]"
+    for part in rest:
+        out += f"[{part}]" if isinstance(part, int) else f".{part}"
+    return out
+
+
+def _entry_error(err: ValidationError) -> ConfigError:
+    """The first error inside a ``ROADS_TABLES`` / ``ROADS_SCREENS`` entry (``loc`` =
+    ``(field, key, ...)``) naming the entry's path; unknown keys of that entry are listed together."""
+    errors = err.errors()
+    e = errors[0]
+    field, key, *rest = e["loc"]
+    setting = Settings.env_name(str(field))
+    entry = {"tables": TableConfig, "screens": ScreenConfig}[str(field)]
+    unknown = [str(x["loc"][-1]) for x in errors if x["type"] == "extra_forbidden" and x["loc"][:2] == (field, key)]
+    if unknown:
+        return ConfigError(f"{setting_path(setting, str(key))}: unknown key(s) {unknown!r} "
+                           f"(allowed: {', '.join(entry.model_fields)})")
+    where = setting_path(setting, str(key), *rest)
+    raw = e.get("input")
+    cause = (e.get("ctx") or {}).get("error")
+    if isinstance(cause, ValueError):  # the display-text rule, a table id
+        return ConfigError(f"{where} {cause}, got {raw!r}")
+    if e["type"] in _JSON_TYPES:
+        return ConfigError(f"{where} must be {_JSON_TYPES[e['type']]}, got {raw!r}")
+    if e["type"] == "string_too_short":
+        return ConfigError(f"{where} must not be empty, got {raw!r}")
+    if e["type"] == "string_too_long":
+        return ConfigError(f"{where} must be at most {e['ctx']['max_length']} characters, got {len(raw)}")
+    return ConfigError(f"{where}: {e['msg']}, got {raw!r}")
+
+
 def _config_error(err: ValidationError) -> ConfigError:
     """The first error of ``err`` as a :class:`ConfigError` naming the setting and quoting the value."""
     e = err.errors()[0]
     field = str(e["loc"][0])
+    if field in ("tables", "screens") and len(e["loc"]) >= 2:
+        return _entry_error(err)
     info = Settings.model_fields[field]
     key = Settings.env_name(field)
     raw = e.get("input")
@@ -366,17 +411,10 @@ def _json_setting(name: str, value: Any) -> Any:
         raise ConfigError(f"{name}: not valid JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
 
 
-def table_configs(value: Any) -> TableConfigs:
-    """Parse ``ROADS_TABLES`` into ``{table_id: {"name": str | None, "variant": str | None}}``,
-    plus ``"limits": {"min", "max", "bets"?}`` for a table that gives them (table limits per
-    bet in the table's currency; their shape and amounts are checked by the service,
-    :func:`roads.table_state.check_limits`, which raises :class:`ConfigError` naming the field).
-
-    ``value`` is ``None`` (no tables), JSON text, a path of a JSON file, or the already
-    parsed object/list (tests pass that). Raises :class:`ConfigError` naming the table and
-    field for a bad id, an unknown key or a value that is not a string; variants are
-    checked later against the presets by the service.
-    """
+def _table_entries(value: Any) -> dict[str, Any]:
+    """``ROADS_TABLES`` as ``{table_id: entry}`` for :class:`TableConfig` to validate: JSON text, a
+    file path, or the parsed object or list (``[{"id": ..., ...}]``). Raises :class:`ConfigError`
+    for bad JSON, an id that is not a slug, an id given twice, a list item without ``id``."""
     if value is None or value == "":
         return {}
     data = _json_setting("ROADS_TABLES", value)
@@ -391,31 +429,43 @@ def table_configs(value: Any) -> TableConfigs:
         items = list(data.items())
     else:
         raise ConfigError(f"ROADS_TABLES: expected a JSON object or list, got {data!r}")
-    out: TableConfigs = {}
+    out: dict[str, Any] = {}
     for table_id, entry in items:
         if not is_table_id(table_id):
             raise ConfigError(f"ROADS_TABLES: table id {table_id!r} is not {TABLE_ID_RULE}")
-        if entry is None:
-            entry = {}
-        if not isinstance(entry, dict):
-            raise ConfigError(f"ROADS_TABLES[{table_id!r}]: expected an object, got {entry!r}")
-        unknown = set(entry) - {"name", "variant", "limits"}
-        if unknown:
-            raise ConfigError(f"ROADS_TABLES[{table_id!r}]: unknown key(s) {sorted(unknown)!r} "
-                              "(allowed: name, variant, limits)")
-        for key in ("name", "variant"):
-            v = entry.get(key)
-            if v is not None and (not isinstance(v, str) or not v.strip()):
-                raise ConfigError(f"ROADS_TABLES[{table_id!r}].{key} must be a non-empty string, got {v!r}")
         if table_id in out:
             raise ConfigError(f"ROADS_TABLES: table id {table_id!r} appears twice")
-        out[table_id] = {"name": entry.get("name"), "variant": entry.get("variant")}
-        if entry.get("limits") is not None:
-            if not isinstance(entry["limits"], dict):
-                raise ConfigError(f"ROADS_TABLES[{table_id!r}].limits must be an object with min and max, "
-                                  f"got {entry['limits']!r}")
-            out[table_id]["limits"] = entry["limits"]
+        out[table_id] = {} if entry is None else entry
     return out
+
+
+def _screen_entries(value: Any) -> dict[str, Any]:
+    """``ROADS_SCREENS`` as ``{name: entry}`` for :class:`ScreenConfig` to validate. Raises
+    :class:`ConfigError` for bad JSON, a value that is not an object, a name that is not a slug."""
+    if value is None or value == "":
+        return {}
+    data = _json_setting("ROADS_SCREENS", value)
+    if not isinstance(data, Mapping):
+        raise ConfigError(f"ROADS_SCREENS: expected a JSON object of screens, got {data!r}")
+    for name in data:
+        if not isinstance(name, str) or not is_table_id(name):
+            raise ConfigError(f"ROADS_SCREENS: screen name {name!r} is not {TABLE_ID_RULE}")
+    return dict(data)
+
+
+def table_configs(value: Any) -> dict[str, dict[str, Any]]:
+    """``ROADS_TABLES`` (JSON text, a file path, or the parsed object/list) validated, as plain
+    dicts: ``{table_id: {"name", "variant"[, "limits"]}}`` (:meth:`TableConfig.as_dict`).
+    Raises :class:`ConfigError` naming the table and field (``ROADS_TABLES["T1"].name``)."""
+    tables = Settings.load({"ROADS_TABLES": value if value is not None else ""}).tables
+    return {k: v.as_dict() for k, v in tables.items()}
+
+
+def screen_configs(value: Any) -> dict[str, dict[str, Any]]:
+    """``ROADS_SCREENS`` validated, as plain dicts ``{name: {key: value}}`` (keys set only,
+    :meth:`ScreenConfig.preset`). Raises :class:`ConfigError` naming the screen and key."""
+    screens = Settings.load({"ROADS_SCREENS": value if value is not None else ""}).screens
+    return {k: v.preset() for k, v in screens.items()}
 
 
 def good_road_ids(value: Any) -> tuple[str, ...]:
@@ -432,34 +482,3 @@ def good_road_ids(value: Any) -> tuple[str, ...]:
         if n not in GOOD_ROAD_IDS:
             raise ConfigError(f"ROADS_GOOD_ROADS: unknown pattern {n!r} (known: {', '.join(GOOD_ROAD_IDS)}, or none)")
     return tuple(dict.fromkeys(names))
-
-
-def screen_configs(value: Any) -> ScreenConfigs:
-    """Parse ``ROADS_SCREENS`` into ``{name: {key: value}}`` (keys of :data:`SCREEN_KEYS`).
-
-    ``value`` is ``None`` (no screens), JSON text, a path of a JSON file, or the parsed object.
-    Raises :class:`ConfigError` naming the screen and key for an unknown key or a value of the
-    wrong JSON type; the values themselves (table ids, ranges, languages) are checked when a
-    screen is shown, exactly as the same options in a lobby URL are.
-    """
-    if value is None or value == "":
-        return {}
-    data = _json_setting("ROADS_SCREENS", value)
-    if not isinstance(data, Mapping):
-        raise ConfigError(f"ROADS_SCREENS: expected a JSON object of screens, got {data!r}")
-    out: ScreenConfigs = {}
-    for name, screen in data.items():
-        if not isinstance(name, str) or not is_table_id(name):
-            raise ConfigError(f"ROADS_SCREENS: screen name {name!r} is not {TABLE_ID_RULE}")
-        if not isinstance(screen, Mapping):
-            raise ConfigError(f"ROADS_SCREENS[{name!r}]: expected an object, got {screen!r}")
-        unknown = set(screen) - set(SCREEN_KEYS)
-        if unknown:
-            raise ConfigError(f"ROADS_SCREENS[{name!r}]: unknown key(s) {sorted(unknown)!r} "
-                              f"(allowed: {', '.join(SCREEN_KEYS)})")
-        for key, v in screen.items():
-            kind = SCREEN_KEYS[key]
-            if v is not None and (isinstance(v, bool) or not isinstance(v, kind)):
-                raise ConfigError(f"ROADS_SCREENS[{name!r}].{key} must be a JSON {_JSON_TYPE[kind]}, got {v!r}")
-        out[name] = {k: v for k, v in screen.items() if v is not None}
-    return out

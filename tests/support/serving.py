@@ -41,10 +41,13 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def serve_app(app: Any, name: str = "test-server") -> Iterator[BaseWSGIServer]:
-    """Serve ``app`` with Werkzeug's threaded server (WebSockets need a thread per connection)
+    """Serve ``app`` with Werkzeug's threaded server and ``roads serve``'s request handler
+    (WebSockets need a thread per connection)
     on a free port of 127.0.0.1 for the ``with`` block; yields the server (``server_port``).
     The app is the caller's to close."""
-    server = make_server("127.0.0.1", 0, app, threaded=True)
+    from web.cli.serving import RequestHandler
+
+    server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=RequestHandler)  # as `roads serve`
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, name=name, daemon=True)
     thread.start()
     try:

@@ -68,7 +68,7 @@ def test_tables_setting_from_a_file(tmp_path):
     ('{"T1": ', "not valid JSON"),
     ('{"bad id!": {}}', "'bad id!'"),
     ('{"T1": {"colour": "red"}}', "unknown key"),
-    ('{"T1": {"name": 5}}', "name must be a non-empty string"),
+    ('{"T1": {"name": 5}}', 'ROADS_TABLES["T1"].name must be a JSON string, got 5'),
     ('[{"name": "x"}]', "'id'"),
     ('[{"id": "T1"}, {"id": "T1"}]', "appears twice"),
     ("[1]", "expected an object"),
@@ -123,7 +123,8 @@ def test_display_settings_are_typed_fields_of_the_model(tmp_path, monkeypatch):
     settings = config.Settings.load()
     assert settings.venue_tz == "Asia/Bangkok" and settings.stale_s == 90.0
     assert settings.good_roads == ("ping_pong", "long_banker")
-    assert settings.screens == {"east": {"tables": ["T2", "T1"], "per_page": 4, "good": []}}
+    assert {k: v.preset() for k, v in settings.screens.items()} == {
+        "east": {"tables": ["T2", "T1"], "per_page": 4, "good": []}}
     assert config.Settings.load({"ROADS_GOOD_ROADS": "none"}).good_roads == ()
 
 
@@ -147,7 +148,7 @@ def test_screens_setting_from_a_file(tmp_path):
     ("ROADS_SCREENS", '{"east": ', "ROADS_SCREENS: not valid JSON"),
     ("ROADS_SCREENS", '["east"]', "expected a JSON object of screens"),
     ("ROADS_SCREENS", '{"east": {"colour": "red"}}', "unknown key(s) ['colour']"),
-    ("ROADS_SCREENS", '{"east": {"per_page": "six"}}', "ROADS_SCREENS['east'].per_page must be a JSON integer"),
+    ("ROADS_SCREENS", '{"east": {"per_page": "six"}}', 'ROADS_SCREENS["east"].per_page must be a JSON integer'),
     ("ROADS_SCREENS", '{"east": {"tables": "T1"}}', "tables must be a JSON array"),
     ("ROADS_SCREENS", '{"bad name!": {}}', "screen name 'bad name!'"),
 ])
@@ -171,5 +172,43 @@ def test_tables_setting_lets_limits_through_to_the_service(app_factory):
     ({"min": 1, "max": 5, "colour": 1}, "limits"),
 ])
 def test_bad_configured_limits_are_refused_naming_the_table(tmp_path, limits, words):
-    with pytest.raises(ConfigError, match=re.escape("ROADS_TABLES['T1']")):
+    with pytest.raises(ConfigError, match=re.escape('ROADS_TABLES["T1"]')):
         make_app(tmp_path / "d", ROADS_TABLES={"T1": {"limits": limits}})
+
+
+@pytest.mark.parametrize("key, value, message", [
+    # issue 21: a CR in a name or title started the service without a word, then broke every board
+    ("ROADS_TABLES", '{"T1": {"name": "Table\\r1"}}',
+     'ROADS_TABLES["T1"].name must be text without control, format or line/paragraph separator characters, '
+     "and not blank; it holds U+000D (a control character) at index 5, got 'Table\\r1'"),
+    ("ROADS_TABLES", '[{"id": "T2", "name": "Two\\u2029"}]',
+     'ROADS_TABLES["T2"].name must be text without control, format or line/paragraph separator characters, '
+     "and not blank; it holds U+2029 (a paragraph separator) at index 3, got 'Two\\u2029'"),
+    ("ROADS_TABLES", '{"T1": {"name": "  "}}', 'ROADS_TABLES["T1"].name must be text without control, format '
+     "or line/paragraph separator characters, and not blank; it is blank, got '  '"),
+    ("ROADS_TABLES", '{"T1": {"name": "' + "x" * 101 + '"}}',
+     'ROADS_TABLES["T1"].name must be at most 100 characters, got 101'),
+    ("ROADS_TABLES", '{"T1": 5}', 'ROADS_TABLES["T1"] must be a JSON object, got 5'),
+    ("ROADS_TABLES", '{"T1": {"variant": ""}}', "ROADS_TABLES[\"T1\"].variant must not be empty, got ''"),
+    ("ROADS_TABLES", '{"T1": {"colour": "red", "size": 1}}',
+     "ROADS_TABLES[\"T1\"]: unknown key(s) ['colour', 'size'] (allowed: name, variant, limits)"),
+    ("ROADS_SCREENS", '{"east": {"title": "East\\u202eWest"}}',
+     'ROADS_SCREENS["east"].title must be text without control, format or line/paragraph separator characters, '
+     "and not blank; it holds U+202E (a format character) at index 4, got 'East\\u202eWest'"),
+    ("ROADS_SCREENS", '{"east": {"tables": ["T1", 2]}}', 'ROADS_SCREENS["east"].tables[1] must be a JSON string, got 2'),
+    ("ROADS_SCREENS", '{"east": {"per_page": true}}', 'ROADS_SCREENS["east"].per_page must be a JSON integer, got True'),
+    ("ROADS_SCREENS", '{"east": {"tables": ["T1", "a\\rb"]}}',
+     "ROADS_SCREENS[\"east\"].tables[1] is not a table id (a slug of 1-32 letters, digits, '_' or '-'), got 'a\\rb'"),
+])
+def test_bad_names_and_titles_stop_the_start_naming_the_setting(tmp_path, key, value, message):
+    with pytest.raises(ConfigError) as caught:
+        make_app(tmp_path / "d", **{key: value})
+    assert str(caught.value) == message
+
+
+def test_configured_names_and_titles_are_typed_models(tmp_path):
+    settings = config.Settings.load({"ROADS_TABLES": '{"T1": {"name": "百家乐 1", "variant": "seed001"}, "T2": null}',
+                                     "ROADS_SCREENS": '{"east": {"title": "ตะวันออก", "per_page": 4}}'})
+    assert settings.tables == {"T1": config.TableConfig(name="百家乐 1", variant="seed001"), "T2": config.TableConfig()}
+    assert settings.screens["east"] == config.ScreenConfig(title="ตะวันออก", per_page=4)
+    assert settings.screens["east"].preset() == {"title": "ตะวันออก", "per_page": 4}

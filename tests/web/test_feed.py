@@ -585,7 +585,8 @@ def test_a_table_is_created_by_its_first_round_and_a_refused_first_round_creates
     assert [(x["id"], x["name"]) for x in t] == [("new-table", "new-table")]
 
 
-@pytest.mark.parametrize("table_id", ["-dash-first", "a" * 33, "has space", "ümlaut", "dot.ted"])
+@pytest.mark.parametrize("table_id", ["-dash-first", "a" * 33, "has space", "ümlaut", "dot.ted", "a%0A", "T1%0D%0A",
+                                      "a%00"])  # percent-encoded: newline, CRLF, NUL
 def test_table_ids_are_short_slugs(feed, table_id):
     err = error_of(feed.round(1, 1, P1, B1, table=table_id), 400)
     assert (err["code"], err["field"]) == ("bad_table_id", "table_id")
@@ -593,7 +594,7 @@ def test_table_ids_are_short_slugs(feed, table_id):
     assert (err["code"], err["field"]) == ("bad_table_id", "table_id")
 
 
-@pytest.mark.parametrize("table_id", ["-dash-first", "a" * 33, "has space", "dot.ted"])
+@pytest.mark.parametrize("table_id", ["-dash-first", "a" * 33, "has space", "dot.ted", "a%0A"])
 def test_a_non_slug_table_id_names_no_table_outside_table_creating_writes(feed, client, table_id):
     # docs/api.md "Errors": 400 bad_table_id only where the write would create the table
     for resp in (client.get(f"/api/tables/{table_id}"), client.get(f"/api/tables/{table_id}/shoes"),
@@ -601,6 +602,15 @@ def test_a_non_slug_table_id_names_no_table_outside_table_creating_writes(feed, 
                  feed.correct(1, 1, {"player": P1, "banker": B1}, table=table_id)):
         err = error_of(resp, 404)
         assert (err["code"], err["field"]) == ("unknown_table", "table_id")
+
+
+def test_a_table_id_with_a_trailing_newline_creates_no_table(feed, client):
+    # issue 21 item 4: "a\n" passed a pattern ending in "$" read with re.match, was stored and listed
+    err = error_of(client.post("/api/tables/a%0A/rounds", json={"shoe": 1, "round": 1, "player": P1, "banker": B1},
+                               headers=feed.headers), 400)
+    assert (err["code"], err["field"]) == ("bad_table_id", "table_id")
+    assert client.get("/api/tables").json["tables"] == []
+    assert client.get("/api/tables/a%0A").status_code == 404
 
 
 def test_unknown_urls_and_methods_get_the_json_error_shape(client, auth):

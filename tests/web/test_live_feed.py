@@ -299,7 +299,7 @@ def test_limits_come_from_the_table_settings_and_the_feed_overrides_them(tmp_pat
         service.close()
     from web.settings import ConfigError
 
-    with pytest.raises(ConfigError, match=r"ROADS_TABLES\['T1'\].limits.max"):
+    with pytest.raises(ConfigError, match=r'ROADS_TABLES\["T1"\].limits.max'):
         Service(SqliteStore.in_dir(tmp_path / "b"), tables={"T1": {"limits": {"min": 5, "max": 1}}})
 
 
@@ -339,5 +339,5 @@ def test_table_limits_come_from_roads_tables_until_the_feed_sets_others(tmp_path
 def test_bad_configured_limits_stop_the_service_at_start_naming_the_table(tmp_path, limits, field):
     from web.settings import ConfigError
 
-    with pytest.raises(ConfigError, match=r"ROADS_TABLES\['T1'\]"):
+    with pytest.raises(ConfigError, match=r'ROADS_TABLES\["T1"\]'):
         make(tmp_path, ROADS_TABLES=json.dumps({"T1": {"variant": "seed001", "limits": limits}}))

@@ -187,3 +187,32 @@ def test_documented_request_bodies_accept_what_the_feed_accepts_and_refuse_unkno
         "winner": "B", "player_total": 3, "banker_total": 7, "player_pair": False, "banker_pair": True, "natural": False}})
     validator(doc, "ShoeIn").validate({"shoe": 3, "burn": ["5H", "KD", "2C", "9S", "4D", "QH"], "cut_card_position": 30})
     validator(doc, "VoidIn").validate({"reason": "misdeal"})
+
+
+def test_answers_with_a_round_in_progress_or_a_state_validate(client, feed, auth, doc):
+    # issue 21 item 6: TableSummary lacked in_progress and state, RoundRecord incomplete (and a null
+    # result), ErrorDetail in_progress
+    assert feed.round(1, 1, P1, B1).status_code == 201
+    assert client.post("/api/tables/T1/state", json={"state": "dealing", "dealer": "Anna"}, headers=auth).status_code == 201
+    assert client.post("/api/tables/T1/shoes/1/rounds/2/cards", json={"position": 1, "cards": ["4S"]},
+                       headers=auth).status_code == 201
+    listed = client.get("/api/tables").json
+    assert set(listed["tables"][0]) >= {"in_progress", "state"}
+    validator(doc, "TableList").validate(listed)
+    refused = client.post("/api/tables/T1/shoes", json={"shoe": 2}, headers=auth)
+    assert (refused.status_code, refused.json["error"]["code"]) == (409, "round_in_progress")
+    validator(doc, "Error").validate(refused.json)
+    assert feed.void(1, 2, "misdeal").status_code == 201
+    export = client.get("/api/tables/T1/shoes/1/rounds").json
+    assert (export["rounds"][1]["result"], export["rounds"][1]["incomplete"]) == (None, True)
+    validator(doc, "RoundExport").validate(export)
+
+
+def test_the_suite_wide_check_refuses_an_answer_the_document_does_not_describe():
+    from support import openapi_check
+
+    with pytest.raises(AssertionError, match="'surprise' was unexpected"):
+        openapi_check.check("GET", "/api/tables", 200, "application/json", b'{"version": 0, "tables": [], "surprise": 1}')
+    with pytest.raises(AssertionError, match="does not list"):
+        openapi_check.check("GET", "/api/tables", 418, "application/json", b'{"error": {}}')
+    openapi_check.check("GET", "/api/tables", 200, "application/json", b'{"version": 0, "tables": []}')

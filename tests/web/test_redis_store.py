@@ -257,11 +257,12 @@ def test_an_unreachable_redis_fails_loads_and_writes_with_store_unavailable(tmp_
     url = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
     store = RedisStore(url, {"ROADS_REDIS_TIMEOUT_S": 0.5})  # connecting is lazy: no error yet
     try:
-        with pytest.raises(StoreUnavailable, match=f"Redis at {url} unreachable while loading"):
+        with pytest.raises(StoreUnavailable, match="^the Redis store cannot be reached while loading the event log$") as e:
             store.load()
-        with pytest.raises(StoreUnavailable, match=r"unreachable while appending table 'T1' seq 1"):
+        assert e.value.detail.startswith(f"Redis at {url}: ")  # for the operator's log, never for a client
+        with pytest.raises(StoreUnavailable, match=r"cannot be reached while appending table 'T1' seq 1$"):
             store.append(ev(1))
-        with pytest.raises(StoreUnavailable, match="unreachable while reading table 'T1'"):
+        with pytest.raises(StoreUnavailable, match="cannot be reached while reading table 'T1' after seq 0$"):
             store.events_after("T1", 0)
     finally:
         store.close()
@@ -270,7 +271,7 @@ def test_an_unreachable_redis_fails_loads_and_writes_with_store_unavailable(tmp_
     # `roads serve` refuses to start with the reason instead of serving an empty service
     result = CliRunner().invoke(cli.main, ["serve", "--port", "0", "--data", str(tmp_path / "data")],
                                 env={"ROADS_REDIS_URL": url, "ROADS_REDIS_TIMEOUT_S": "0.5", "ROADS_FEED_TOKEN": "x"})
-    assert result.exit_code == 1 and f"Redis at {url} unreachable" in result.output
+    assert result.exit_code == 1 and f"Redis at {url}: " in result.output
 
 
 @pytest.mark.parametrize("config, message", [
@@ -444,7 +445,8 @@ def test_while_redis_is_down_writes_get_503_reads_go_on_and_everyone_catches_up_
         err = down.json["error"]
         assert err["status"] == 503 and err["code"] == "store_unavailable" and err["field"] is None
         assert "nothing was recorded" in err["message"]
-        assert f"Redis at redis://127.0.0.1:{private.port}/0 unreachable" in err["message"]
+        assert "the Redis store cannot be reached" in err["message"]
+        assert "127.0.0.1" not in err["message"] and str(private.port) not in err["message"]
         for app in apps:  # reads keep serving the last known state
             got = app.test_client().get("/api/tables/T1")
             assert got.status_code == 200 and got.data == before
@@ -463,3 +465,48 @@ def test_while_redis_is_down_writes_get_503_reads_go_on_and_everyone_catches_up_
     finally:
         close_apps(apps)
         private.kill()
+
+
+def test_a_state_write_is_judged_unchanged_only_against_what_redis_holds(tmp_path, prefix):
+    # issue 21 item 3: A stored "result", B (behind) still saw "dealing" and answered B's "dealing"
+    # with 200 unchanged, storing nothing. Both processes deaf to the log: each learns of the
+    # other's writes only from Redis itself, when it judges a write.
+    proxies = [RedisProxy(SHARED_REDIS_URL), RedisProxy(SHARED_REDIS_URL)]
+    apps = redis_apps(tmp_path, SHARED_REDIS_URL, prefix, urls=[p.url for p in proxies])
+    try:
+        for p in proxies:
+            p.hold_log_readers()
+        feeds = [Feed(app.test_client()) for app in apps]
+        assert feeds[0].round(1, 1, P1, B1).status_code == 201
+        states = ["dealing", "result"] * 6
+        for i, state in enumerate(states):
+            client = feeds[i % 2].client
+            resp = client.post("/api/tables/T1/state", json={"state": state}, headers=feeds[0].headers)
+            assert (resp.status_code, resp.json["status"], resp.json["version"]) == (201, "recorded", i + 2), (i, state)
+        again = feeds[1].client.post("/api/tables/T1/state", json={"state": "result"}, headers=feeds[0].headers)
+        assert (again.status_code, again.json["status"], again.json["version"]) == (200, "unchanged", 13)
+        for p in proxies:
+            p.restore()  # the followers read the log again and catch up
+        for app in apps:
+            wait_until(lambda: version(app) == 13, "both processes at version 13")
+            assert app.test_client().get("/api/tables/T1").json["state"]["state"] == "result"
+    finally:
+        close_apps(apps)
+        for p in proxies:
+            p.close()
+
+
+def test_a_503_never_shows_where_redis_is(tmp_path, prefix, proxy):
+    # issue 21 item 7: Redis 503 messages showed the Redis host, port and db to feed clients
+    (app,) = redis_apps(tmp_path, SHARED_REDIS_URL, prefix, names=("a",), urls=[proxy.url])
+    try:
+        proxy.cut()
+        resp = Feed(app.test_client()).round(1, 1, P1, B1)
+        err = resp.json["error"]
+        assert (resp.status_code, err["code"]) == (503, "store_unavailable")
+        assert err["message"] == ("the store cannot take writes now; nothing was recorded (the Redis store cannot be "
+                                  "reached while appending table 'T1' seq 1)")
+        for secret in ("127.0.0.1", str(proxy.port), "redis://", "/0"):
+            assert secret not in err["message"]
+    finally:
+        close_apps([app])

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import os
 import selectors
-import shutil
 import signal
 import socket
 import statistics
@@ -33,45 +32,18 @@ import pytest
 import requests
 
 from support.feed import FEED_TOKEN, dealt_rounds
+from support.nginx import nginx_config, nginx_or_skip
 from support.serving import free_port
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]
 
 ROOT = Path(__file__).resolve().parents[2]
-NGINX_CONF = ROOT / "deploy" / "nginx.conf"
 GUNICORN_CONF = ROOT / "deploy" / "gunicorn.conf.py"
 SLOW_CONNECTIONS = 200
 PROBE_LIMIT_S = 1.0
 HEADER_TIMEOUT_S = 10   # client_header_timeout in deploy/nginx.conf
 BODY_TIMEOUT_S = 10     # client_body_timeout in deploy/nginx.conf
 SECRET = "query-token-must-not-be-logged-7f3a"
-
-
-def _nginx() -> str:
-    found = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx", "/usr/bin/nginx") if os.path.exists(p)), None)
-    if found is None:
-        reason = "nginx not found (Debian package 'nginx'; .ci/run installs it)"
-        if os.environ.get("ROADS_TEST_REQUIRE_NGINX") == "1":
-            pytest.fail(f"ROADS_TEST_REQUIRE_NGINX=1 but {reason}")
-        pytest.skip(reason)
-    return found
-
-
-def _replace_once(text: str, old: str, new: str) -> str:
-    assert text.count(old) == 1, f"deploy/nginx.conf no longer has exactly one {old!r}"
-    return text.replace(old, new)
-
-
-def nginx_config(tmp: Path, listen: int, upstream: int) -> str:
-    """deploy/nginx.conf with its ports, pid file, logs and temp folders moved to ``tmp``."""
-    text = NGINX_CONF.read_text(encoding="utf-8")
-    text = _replace_once(text, "listen 80;", f"listen 127.0.0.1:{listen};")
-    text = _replace_once(text, "server 127.0.0.1:8000;", f"server 127.0.0.1:{upstream};")
-    text = _replace_once(text, "pid /run/nginx-roads.pid;", f"pid {tmp}/nginx.pid;")
-    text = _replace_once(text, "error_log /var/log/nginx/roads-error.log", f"error_log {tmp}/nginx-error.log")
-    text = _replace_once(text, "access_log /var/log/nginx/roads-access.log", f"access_log {tmp}/nginx-access.log")
-    temp = "".join(f"    {kind}_temp_path {tmp}/{kind};\n" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
-    return _replace_once(text, "http {\n", "http {\n" + temp)
 
 
 def _wait_http(url: str, timeout: float) -> None:
@@ -100,7 +72,7 @@ def _stop(proc: subprocess.Popen, sig: int) -> None:
 @pytest.fixture(scope="module")
 def deployment(tmp_path_factory):
     """gunicorn + nginx as documented; yields ``(base_url, tmp_dir)``."""
-    nginx = _nginx()
+    nginx = nginx_or_skip()
     tmp = tmp_path_factory.mktemp("deploy")
     gport, nport = free_port(), free_port()
     env = {**os.environ, "ROADS_FEED_TOKEN": FEED_TOKEN, "ROADS_DATA_DIR": str(tmp / "data")}

@@ -66,7 +66,8 @@ def serve(host: str | None, port: int | None, data: str | None) -> None:
     except ConfigError as e:
         raise SettingsError(str(e)) from None
     except StoreError as e:
-        raise click.ClickException(str(e)) from None
+        detail = getattr(e, "detail", None)
+        raise click.ClickException(f"{e} ({detail})" if detail else str(e)) from None
     if made_token:
         click.echo(f"roads: no ROADS_FEED_TOKEN set; feed token for this run: {overrides['ROADS_FEED_TOKEN']}", err=True)
     settings = get_settings(app)

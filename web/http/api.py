@@ -14,8 +14,11 @@ version by the service.
 
 from __future__ import annotations
 
+import hashlib
+
 from flask import Blueprint, Response, current_app, request
 
+from roads.ids import is_table_id
 from web.http.openapi import document
 from web.service import get_service
 from web.views import encode
@@ -27,8 +30,16 @@ def _json(obj: object) -> Response:
     return Response(encode(obj), mimetype="application/json")
 
 
+def snapshot_etag(table_id: str, version: int) -> str:
+    """``"<table>-v<version>"``; a table id that is not a slug (stored by a release before
+    ids were matched whole, e.g. ``"a\\n"``) is replaced by a digest of it, so the header stays valid."""
+    if not is_table_id(table_id):
+        table_id = "x" + hashlib.blake2b(table_id.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
+    return f"{table_id}-v{version}"
+
+
 def _snapshot_response(table_id: str, version: int, payload: bytes) -> Response:
-    etag = f"{table_id}-v{version}"
+    etag = snapshot_etag(table_id, version)
     if request.if_none_match.contains(etag):
         resp = Response(status=304)
     else:

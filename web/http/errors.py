@@ -227,7 +227,10 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(ApiError)
     def _api_error(e: ApiError) -> Response:
-        return error_response(e)
+        resp = error_response(e)
+        if e.status == 429:
+            resp.headers["Retry-After"] = "1"
+        return resp
 
     @app.errorhandler(domain.TableError)
     def _domain_error(e: domain.TableError) -> Response:
@@ -235,6 +238,8 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(StoreUnavailable)
     def _store_unavailable(e: StoreUnavailable) -> Response:
+        # Where the store is (Redis host, port, db) and the driver's words go to the log only.
+        current_app.logger.warning("%s %s: 503 %s (%s)", request.method, request.path, e, e.detail or "no detail")
         return error_response(Unavailable(str(e)))
 
     @app.errorhandler(HTTPException)

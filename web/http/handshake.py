@@ -8,9 +8,11 @@ takes the socket from Werkzeug's or gunicorn's WSGI environment), with two diffe
   :mod:`web.http.security` (simple-websocket writes that answer itself, past Flask's
   ``after_request``);
 - a request that asks for an upgrade but is not a valid WebSocket handshake (no
-  ``Sec-WebSocket-Key``, another ``Sec-WebSocket-Version`` than 13, ...) is a 400
-  ``bad_handshake`` in the one error shape (:mod:`web.http.errors`), where wsproto's
-  ``RemoteProtocolError`` used to escape as a 500. A request without ``Upgrade: websocket``
+  ``Sec-WebSocket-Key``, or one that is not 16 bytes in base64, another ``Sec-WebSocket-Version``
+  than 13, ...) is a 400 ``bad_handshake`` in the one error shape (:mod:`web.http.errors`), where
+  wsproto's ``RemoteProtocolError`` used to escape as a 500 (and wsproto took any key);
+- on Werkzeug's server (``roads serve``) the session's end writes no HTTP response onto the
+  upgraded socket (:class:`SocketHandedOver`) and waits for the socket's reader thread first. A request without ``Upgrade: websocket``
   does not match a WebSocket route at all (Werkzeug answers 400 ``bad_request``).
 
 Server options come from ``app.config["SOCK_SERVER_OPTIONS"]`` (``ping_interval``,
@@ -19,9 +21,12 @@ Server options come from ``app.config["SOCK_SERVER_OPTIONS"]`` (``ping_interval`
 
 from __future__ import annotations
 
+import base64
+import binascii
 import dataclasses
 import errno
 import logging
+import socket
 from functools import wraps
 from typing import Any, Callable
 
@@ -45,6 +50,10 @@ class Server(simple_websocket.Server):
     def __init__(self, environ: dict[str, Any], *, extra_headers: list[tuple[str, str]] = (), **options: Any) -> None:
         self._extra_headers = [(k.encode("ascii"), v.encode("ascii")) for k, v in extra_headers]
         self._refusal: str | None = None
+        key = environ.get("HTTP_SEC_WEBSOCKET_KEY")
+        if key is not None and not is_websocket_key(key):
+            raise BadRequest("not a valid WebSocket handshake: Sec-WebSocket-Key must be 16 bytes in base64 "
+                             "(RFC 6455 section 4.1)", field="Sec-WebSocket-Key", code="bad_handshake")
         try:
             super().__init__(environ, **options)
         except simple_websocket.ConnectionError:
@@ -71,9 +80,23 @@ class Server(simple_websocket.Server):
             del self.ws.send
 
 
+def is_websocket_key(key: str) -> bool:
+    """Whether ``key`` is a ``Sec-WebSocket-Key``: 16 bytes in base64 (RFC 6455 section 4.1)."""
+    try:
+        return len(base64.b64decode(key.strip(), validate=True)) == 16
+    except (ValueError, binascii.Error):
+        return False
+
+
+class SocketHandedOver(ConnectionError):
+    """Raised to Werkzeug's server in place of a response once a WebSocket session is over: the
+    socket belonged to the WebSocket, so the server writes nothing on it (it treats the request as
+    a dropped connection; ``web.cli.serving`` then never reads the socket again)."""
+
+
 class _Handled(Response):
     """What the view returns once the socket is done: nothing more for the server to write
-    (gunicorn: stop the response; Werkzeug: an empty answer it discards)."""
+    (gunicorn: stop the response; Werkzeug: :class:`SocketHandedOver`)."""
 
     def __init__(self, ws: Server) -> None:
         super().__init__()
@@ -83,8 +106,28 @@ class _Handled(Response):
         if self._mode == "gunicorn":
             raise StopIteration()
         if self._mode == "werkzeug":
-            return super().__call__(*args, **kwargs)
+            raise SocketHandedOver("the WebSocket session is over")
         return []
+
+
+CLOSE_WAIT_S = 2.0
+"""Werkzeug server: how long the view waits for the client's answer to its close frame before it
+shuts the socket down itself (the socket's reader thread then ends and closes it)."""
+
+
+def _release(ws: Server) -> None:
+    """Werkzeug server: let simple-websocket's reader thread end (it closes the socket) before the
+    request's thread returns to the server, so nothing else touches the socket meanwhile."""
+    thread = getattr(ws, "thread", None)
+    if thread is None:
+        return
+    thread.join(CLOSE_WAIT_S)
+    if thread.is_alive():
+        try:
+            ws.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        thread.join(CLOSE_WAIT_S)
 
 
 DISCONNECT_ERRNOS = frozenset({errno.EPIPE, errno.ECONNRESET, errno.ECONNABORTED, errno.ENOTCONN,
@@ -118,6 +161,9 @@ def route(bp: Blueprint, rule: str) -> Callable[[Callable[..., None]], Callable[
         def view(*args: Any, **kwargs: Any) -> Response:
             headers = security.headers_for(request.path, security.embed_origins(current_app))
             ws = Server(request.environ, extra_headers=headers, **current_app.config.get("SOCK_SERVER_OPTIONS", {}))
+            request.environ["roads.websocket"] = True
+            if ws.mode == "werkzeug":
+                ws.sock.settimeout(None)  # the server's request deadlines end here; pings watch the session
             try:
                 f(ws, *args, **kwargs)
             except ConnectionClosed:
@@ -130,6 +176,8 @@ def route(bp: Blueprint, rule: str) -> Callable[[Callable[..., None]], Callable[
                 ws.close()
             except Exception:  # noqa: BLE001 (already closed, or the peer is gone: nothing to do)
                 pass
+            if ws.mode == "werkzeug":
+                _release(ws)
             return _Handled(ws)
 
         bp.route(rule, websocket=True)(view)

@@ -82,7 +82,8 @@ def _png(words: str) -> dict[str, Any]:
 
 def _errors(*statuses: int) -> dict[str, Any]:
     words = {400: "a bad query option (code bad_parameter, field = the option)",
-             404: "unknown table, shoe or road"}
+             404: "unknown table, shoe or road",
+             429: "too many images are being drawn or wait to be (code too_many_renders, Retry-After: 1)"}
     return {str(s): {"description": words[s] + "; JSON, or an error page for a browser",
                      "content": {"application/json": {"schema": _ERROR}, "text/html": {"schema": {"type": "string"}}}}
             for s in statuses}
@@ -164,19 +165,19 @@ def paths() -> dict[str, Any]:
             _query("tables", {"type": "string"}, "comma-separated table ids, in screen order"),
             _query("per_page", {"type": "integer", "minimum": 1}, "tiles per page"),
             _query("page", {"type": "integer", "minimum": 1}, "page drawn"),
-        ], {"200": _png("the lobby image"), "304": {"description": "not modified"}, **_errors(400)}),
+        ], {"200": _png("the lobby image"), "304": {"description": "not modified"}, **_errors(400, 429)}),
         "/tables/{table_id}/board.png": _get("boardPng", "png", "The current shoe's scoreboard",
                                              [TABLE_ID, *png_opts, board_kind],
                                              {"200": _png("the board"), "304": {"description": "not modified"},
-                                              **_errors(400, 404)}),
+                                              **_errors(400, 404, 429)}),
         "/tables/{table_id}/shoes/{shoe}/board.png": _get("shoeBoardPng", "png", "Any shoe's scoreboard",
                                                           [TABLE_ID, SHOE, *png_opts, board_kind],
                                                           {"200": _png("the board"), "304": {"description": "not modified"},
-                                                           **_errors(400, 404)}),
+                                                           **_errors(400, 404, 429)}),
         "/tables/{table_id}/roads/{road}.png": _get("roadPng", "png", "One road of the current shoe",
                                                     [TABLE_ID, ROAD, *png_opts],
                                                     {"200": _png("the road"), "304": {"description": "not modified"},
-                                                     **_errors(400, 404)}),
+                                                     **_errors(400, 404, 429)}),
         "/sw.js": _get("serviceWorker", "pages", "The pages' service worker (web/http/offline.py, docs/signage.md)", [],
                        {"200": {"description": "application/javascript; Cache-Control: no-cache",
                                 "content": {"application/javascript": {"schema": {"type": "string"}}}}}),
@@ -205,7 +206,7 @@ def paths() -> dict[str, Any]:
                                     [SCREEN, WIDTH, HEIGHT, THEME, PNG_LANG,
                                      _query("page", {"type": "integer", "minimum": 1}, "page")],
                                     {"200": _png("the screen image"), "304": {"description": "not modified"},
-                                     **_errors(400, 404)}),
+                                     **_errors(400, 404, 429)}),
         "/ws/lobby": _ws("lobbySocket", "Live lobby list", []),
         "/ws/models/tables/{table_id}": _ws("tableModelsSocket", "Live board document of a table page (its "
                                             "options; first frame whole, then deltas)", table_model_opts),

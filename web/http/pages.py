@@ -39,7 +39,7 @@ from flask import Blueprint, Response, jsonify, redirect, render_template, reque
 from web import i18n
 from web.http import display, model_docs
 from web.http.model_docs import EMBED_DEFAULT_SIZE, RELEASE, ModelSpec
-from web.http.query import int_arg
+from web.http.query import int_arg, page_query
 from web.live_models import get_live_models
 from web.render.theme import THEMES, theme_css
 from web.push import push_urls
@@ -65,7 +65,7 @@ def _push(spec: ModelSpec, endpoint: str, **values: Any) -> dict[str, Any]:
     when ``ROADS_PUSH_URL`` is set, else this service's own model socket. Registers the topic
     (as followed on nchan: the page subscribes to it)."""
     get_live_models().register(spec, watch=True)
-    query = {k: v for k, v in request.args.items() if k != "page"}
+    query = page_query(drop=("page",))
     ws, full = push_urls(get_settings().push_url, spec.topic, _ws_path(endpoint, **values, **query),
                          _ws_path(endpoint, **values, **{**query, "lang": spec.lang}))
     return {"ws": ws, "full": full}
@@ -76,7 +76,7 @@ def _table_push(spec: ModelSpec, table_id: str) -> dict[str, Any]:
     ``None`` on the embedded tier): the page subscribes to the orientation it shows. The topics
     are registered, not followed: on the nchan tier the page asks ``modelUrl?orient=`` first."""
     live, prefix = get_live_models(), get_settings().push_url
-    query = {k: v for k, v in request.args.items() if k not in ("page", "orient")}
+    query = page_query(drop=("page", "orient"))
     ws, full = {}, {}
     for orient in model_docs.BOARD_SIZES:
         one = replace(spec, orient=orient)
@@ -90,7 +90,7 @@ def _table_push(spec: ModelSpec, table_id: str) -> dict[str, Any]:
 
 def _common(lang: str, theme: str) -> dict[str, Any]:
     """Template values every page uses: language, theme, catalogue and switcher links."""
-    args = request.args.to_dict()
+    args = page_query()
 
     def with_args(**changes: str) -> str:
         return url_for(request.endpoint, **(request.view_args or {}), **{**args, **changes})
@@ -159,8 +159,9 @@ def table_model(table_id: str) -> Response:
 
 @bp.get("/")
 def index() -> Response:
-    """302 to the lobby, keeping the query string (``/?lang=th`` -> ``/lobby?lang=th``)."""
-    return redirect(url_for("pages.lobby", **request.args.to_dict()))
+    """302 to the lobby, keeping the page options of the query (``/?lang=th`` -> ``/lobby?lang=th``;
+    :func:`web.http.query.page_query`)."""
+    return redirect(url_for("pages.lobby", **page_query()))
 
 
 @bp.get("/tables/<table_id>")
@@ -224,7 +225,7 @@ def embed(table_id: str) -> str:
         "page": "embed", "table": table_id, "live": True,
         **_push(spec, "model_ws.embed_models_socket", table_id=table_id),
         "models": doc["models"], "release": RELEASE, "tz": display.venue_tz(), "keepaliveS": _keepalive_s(), "now": round(time.time(), 3),
-        "modelUrl": url_for("pages.embed_model", table_id=table_id, **request.args.to_dict()),
+        "modelUrl": url_for("pages.embed_model", table_id=table_id, **page_query()),
     }
     return render_template("embed.html", boot=boot, info=info, api_url=url_for("api.table", table_id=table_id), **ctx)
 
@@ -235,7 +236,7 @@ def _lobby_page(name: str | None) -> str:
     spec, page = model_docs.lobby_spec(name)
     doc = _live_doc(spec)
     ctx = _common(spec.lang, spec.theme)
-    query = {k: v for k, v in request.args.items() if k != "page"}
+    query = page_query(drop=("page",))
     if name is None:
         push = _push(spec, "model_ws.lobby_models_socket")
         model_url = url_for("pages.lobby_model", **query)

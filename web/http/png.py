@@ -21,7 +21,9 @@ that the HTML pages paint too; a table whose feed has been silent longer than
 
 Caching: each image is rendered once per (table, shoe, snapshot version, options) and
 kept in a bounded LRU (``ROADS_PNG_CACHE_ENTRIES`` images, ``ROADS_PNG_CACHE_BYTES``
-bytes; the ``png_*`` fields of :class:`web.settings.Settings`). Seeing a newer version of a table's current shoe drops that table's older
+bytes; the ``png_*`` fields of :class:`web.settings.Settings`); images of sizes no screen has
+(not in :data:`SCREEN_SIZES`) share :data:`ODD_SIZE_ENTRIES` of it. Painting goes through the
+render gate (:mod:`web.http.render_gate`): off the event loop, one at a time, 429 past its queue. Seeing a newer version of a table's current shoe drops that table's older
 current-shoe images only. Responses carry a strong ``ETag`` (derived from the cache key),
 ``Cache-Control: public, max-age=ROADS_PNG_MAX_AGE_S`` (past shoes:
 ``ROADS_PNG_PAST_MAX_AGE_S``) and ``Vary: Accept-Language``; a matching ``If-None-Match``
@@ -52,7 +54,7 @@ from typing import Any, Callable, Hashable
 
 from flask import Blueprint, Response, current_app, request
 
-from web.http import display, png_freshness, png_notice, screens
+from web.http import display, png_freshness, png_notice, render_gate, screens
 from web.http.errors import BadRequest, NotFound
 from web.http.query import BAD_PARAMETER, bad_parameter, choice_arg, int_arg
 from web.render import layout as layout_mod
@@ -73,6 +75,15 @@ BOARD_SIZE = (1920, 1080)
 ROAD_SIZE = (1200, 300)
 LOBBY_SIZE = (1920, 1080)
 
+SCREEN_SIZES: frozenset[tuple[int, int]] = frozenset({
+    (1920, 1080), (1080, 1920), (3840, 2160), (2160, 3840), (2560, 1440), (1440, 2560), (1280, 720), (720, 1280),
+    (1366, 768), (1600, 900), (1024, 768), (768, 1024), (960, 540), (640, 360), (800, 450), ROAD_SIZE})
+"""Sizes of real screens and the routes' defaults. An image of another size is cached within
+:data:`ODD_SIZE_ENTRIES`: a client asking for a new size each time can never push these out."""
+
+ODD_SIZE_ENTRIES = 32
+"""Most cached images whose size is not one of :data:`SCREEN_SIZES` (the oldest goes first)."""
+
 
 class PngCache:
     """Bounded LRU of encoded PNGs: ``key -> (etag, bytes)``; thread-safe.
@@ -89,6 +100,7 @@ class PngCache:
         self._items: "OrderedDict[Hashable, tuple[str, bytes]]" = OrderedDict()
         self._bytes = 0
         self._current: dict[str, tuple[int, int]] = {}  # table -> (shoe, version) of the newest seen
+        self._odd: "OrderedDict[Hashable, None]" = OrderedDict()  # keys of images of odd sizes, oldest first
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
@@ -134,26 +146,35 @@ class PngCache:
             self._current[table] = (shoe, version)
             stale = [k for k in self._items if k[0] == table and k[1] == "current" and k[2:4] != (shoe, version)]
             for k in stale:
-                self._bytes -= len(self._items.pop(k)[1])
+                self._drop(k)
 
-    def put(self, key: Hashable, etag: str, data: bytes) -> None:
-        """Store ``(etag, data)`` under ``key``, evicting least recently used images over the bounds."""
+    def _drop(self, key: Hashable) -> None:
+        self._bytes -= len(self._items.pop(key)[1])
+        self._odd.pop(key, None)
+
+    def put(self, key: Hashable, etag: str, data: bytes, *, odd_size: bool = False) -> None:
+        """Store ``(etag, data)`` under ``key``, evicting least recently used images over the bounds;
+        ``odd_size`` (a size not in :data:`SCREEN_SIZES`): past :data:`ODD_SIZE_ENTRIES` such
+        images, the oldest of them goes first."""
         with self._lock:
-            old = self._items.pop(key, None)
-            if old is not None:
-                self._bytes -= len(old[1])
+            if key in self._items:
+                self._drop(key)
             self._items[key] = (etag, data)
             self._bytes += len(data)
             self.renders += 1
+            if odd_size:
+                self._odd[key] = None
+                while len(self._odd) > ODD_SIZE_ENTRIES:
+                    self._drop(next(iter(self._odd)))
             while self._items and (len(self._items) > self.max_entries or self._bytes > self.max_bytes):
-                _, (_, dropped) = self._items.popitem(last=False)
-                self._bytes -= len(dropped)
+                self._drop(next(iter(self._items)))
 
     def clear(self) -> None:
         """Drop everything."""
         with self._lock:
             self._items.clear()
             self._current.clear()
+            self._odd.clear()
             self._bytes = 0
 
 
@@ -164,6 +185,7 @@ def _setup(state) -> None:
     settings = get_settings(app)
     app.extensions[CACHE_EXTENSION] = PngCache(settings.png_cache_entries, settings.png_cache_bytes)
     app.extensions["roads.png_freshness"] = png_freshness.Freshness()
+    render_gate.init_app(app)
 
 
 def get_cache(app=None) -> PngCache:
@@ -231,7 +253,8 @@ def _etag(key: Hashable) -> str:
     return hashlib.blake2b(repr((_CODE_TAG, key)).encode("utf-8"), digest_size=12).hexdigest()
 
 
-def _serve(key: Hashable, max_age: int, draw: Callable[[], bytes], identity: Hashable = None) -> Response:
+def _serve(key: Hashable, max_age: int, draw: Callable[[], bytes], size: tuple[int, int],
+           identity: Hashable = None) -> Response:
     cache = get_cache()
     etag = _etag(key)
     stamp = current_app.extensions["roads.png_freshness"].last_modified(identity, etag)
@@ -245,14 +268,23 @@ def _serve(key: Hashable, max_age: int, draw: Callable[[], bytes], identity: Has
         return Response(status=304, headers=headers)
     hit = cache.get(key)
     if hit is None:
-        try:
-            data = draw()
-        except (layout_mod.LayoutError, ModelError) as e:
-            raise bad_parameter(e) from None
-        cache.put(key, etag, data)
-    else:
+        with render_gate.get_gate().turn():  # 429 at once when too many wait
+            hit = cache.get(key)  # drawn by a request that had its turn first
+            if hit is None:
+                try:
+                    data = draw()
+                except (layout_mod.LayoutError, ModelError) as e:
+                    raise bad_parameter(e) from None
+                cache.put(key, etag, data, odd_size=size not in SCREEN_SIZES)
+    if hit is not None:
         data = hit[1]
     return Response(data, mimetype="image/png", headers=headers)
+
+
+def _painted(model: Mapping[str, Any], theme: str) -> bytes:
+    """The PNG of ``model``, painted and encoded off the event loop (:mod:`web.http.render_gate`;
+    the caller holds a turn of the gate)."""
+    return render_gate.RenderGate.off_loop(lambda: paint_png.encode_png(paint_png.paint(model, indexed=True), theme=theme))
 
 
 def _snapshot(table_id: str, shoe: int | None) -> tuple[dict[str, Any], int, int, bool]:
@@ -307,12 +339,12 @@ def _board_png(table_id: str, shoe: int | None, opts: dict[str, Any], roads: tup
                           height=opts["height"], roads=roads, columns=opts["columns"], lang=opts["lang"],
                           theme=opts["theme"], bead=opts["bead"], patterns=opts["patterns"], still=True)
         model = board_model(snap, bo, last_at=facts["last_at"], tz=tz, stale=facts["stale"], now=now)
-        return paint_png.encode_png(paint_png.paint(model, indexed=True), theme=opts["theme"])
+        return _painted(model, opts["theme"])
 
     stale_at = display.stale_at(facts["last_at"]) if current and not facts["stale"] else None
     age, until = _max_age(current, (clock,), now), png_freshness.seconds_until((stale_at,), time.time())
     age = age if until is None else min(age, until)  # no longer than until the board says its feed is silent
-    return _serve(key, age, draw, identity=(table_id, key[1], None if current else number, image, key[5]))
+    return _serve(key, age, draw, (opts["width"], opts["height"]), identity=(table_id, key[1], None if current else number, image, key[5]))
 
 
 @bp.get("/tables/<table_id>/board.png")
@@ -368,9 +400,9 @@ def _lobby_png(preset: dict[str, Any] | None) -> Response:
                           min_text=screens.SCREEN_MIN_TEXT * min(opts["width"], opts["height"]) // 1080 or 12,
                           still=True, extra={"screen": True})
         model = screens.lobby_page_model(service, bo, page_opts, title=preset.get("title"), with_stale=True, now=now)
-        return paint_png.encode_png(paint_png.paint(model, indexed=True), theme=opts["theme"])
+        return _painted(model, opts["theme"])
 
-    return _serve(key, _max_age(True, clocks, now), draw, identity=key[4:8])
+    return _serve(key, _max_age(True, clocks, now), draw, (opts["width"], opts["height"]), identity=key[4:8])
 
 
 @bp.get("/lobby.png")

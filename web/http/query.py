@@ -24,6 +24,23 @@ MAX_DIGITS = 9
 _INTEGER = re.compile(r"[+-]?[0-9]{1,%d}" % MAX_DIGITS)
 
 
+PAGE_OPTIONS: frozenset[str] = frozenset({
+    "lang", "theme", "bead", "good", "cols", "roads", "w", "h", "tables", "per_page", "rotate_s", "page", "state",
+    "sort", "orient", "ask", "shoe"})
+"""Query options the pages know (docs/frontend.md); the only ones a page carries over into the
+URLs it builds (:func:`page_query`)."""
+
+
+def page_query(*, drop: Sequence[str] = ()) -> dict[str, str]:
+    """The request's query options to carry into a URL built with ``url_for``: only
+    :data:`PAGE_OPTIONS`, none named like a path value of the route (``table_id``, ``shoe``,
+    ``name``) and none of ``drop``. Anything else (``_external``, ``_method``, ``endpoint``, a
+    cache-buster) never reaches ``url_for``, where it would be a 500 or an absolute URL to the
+    ``Host`` the client sent."""
+    path_values = request.view_args or {}
+    return {k: v for k, v in request.args.items() if k in PAGE_OPTIONS and k not in path_values and k not in drop}
+
+
 def int_arg(name: str, default: int | None) -> int | None:
     """Query option ``name`` as a base-10 integer, or ``default`` when absent or empty.
 

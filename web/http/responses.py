@@ -26,6 +26,11 @@ def _snapshot_part(name: str, *, nullable: bool = False) -> Any:
     return WithJsonSchema({"anyOf": [ref, {"type": "null"}]} if nullable else ref)
 
 
+def _snapshot_key(name: str) -> Any:
+    """A key of the snapshot (``in_progress``, ``state``) by reference, or ``null``."""
+    return WithJsonSchema({"anyOf": [{"$ref": f"{SNAPSHOT_REF}/properties/{name}"}, {"type": "null"}]})
+
+
 class _Out(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
@@ -47,6 +52,8 @@ class ErrorDetail(_Out):
     """Path of the offending field (``player[2]``, ``result.winner``) or ``null``."""
     stored: dict[str, Any] | None = None
     """409 only: the stored round or shoe the request conflicts with."""
+    in_progress: Annotated[dict[str, Any] | None, _snapshot_key("in_progress")] = None
+    """409 ``round_in_progress`` only: the round being dealt card by card (the snapshot's key)."""
 
 
 class ErrorOut(_Out):
@@ -103,8 +110,7 @@ class AckOut(_Out):
     """Round writes only: the round as stored now."""
     void: VoidOut | None = None
     """Round writes only: the round's void, ``null`` when it counts."""
-    in_progress: Annotated[dict[str, Any] | None, WithJsonSchema(
-        {"anyOf": [{"$ref": f"{SNAPSHOT_REF}/properties/in_progress"}, {"type": "null"}]})] = None
+    in_progress: Annotated[dict[str, Any] | None, _snapshot_key("in_progress")] = None
     """Card-by-card writes of an unfinished round: the round in progress (the snapshot's key)."""
 
 
@@ -133,6 +139,10 @@ class TableSummaryOut(_Out):
     side_bets: Annotated[list[dict[str, Any]], WithJsonSchema({"type": "array", "items": {"$ref": f"{SNAPSHOT_REF}_side_bet"}})]
     version: int = Field(ge=0)
     big_road: Annotated[dict[str, Any] | None, _snapshot_part("big_road", nullable=True)]
+    in_progress: Annotated[dict[str, Any] | None, _snapshot_key("in_progress")] = None
+    """Only while a round is dealt card by card (as in the snapshot)."""
+    state: Annotated[dict[str, Any] | None, _snapshot_key("state")] = None
+    """Only once the feed set a table state or the table has configured limits (as in the snapshot)."""
 
 
 class TableListOut(_Out):
@@ -192,10 +202,14 @@ class RoundRecordOut(_Out):
     round: int = Field(ge=1)
     at: Time
     feed: dict[str, Any]
-    """The feed body that records this round again (as it stands after corrections)."""
-    result: ResultOut
+    """The feed body that records this round again (as it stands after corrections); for a round
+    voided while in progress, the cards dealt so far."""
+    result: ResultOut | None
+    """``null`` for a round voided while in progress (``incomplete``)."""
     void: VoidOut | None
     corrections: list[CorrectionOut]
+    incomplete: Literal[True] | None = None
+    """Only for a round voided while in progress (no result)."""
 
 
 class RoundExportOut(_Out):

@@ -20,6 +20,8 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 
 from roads import bounded_json
 from roads.cards import Card
+from roads.text import DisplayTextError
+from web.display_text import DisplayText
 from web.http.errors import BadRequest
 
 MAX_ROUND = 999
@@ -51,6 +53,8 @@ Hand = Annotated[list[CardText], Field(min_length=2, max_length=3)]
 ShoeNumber = Annotated[int, Field(ge=1, le=MAX_SHOE)]
 RoundNumber = Annotated[int, Field(ge=1, le=MAX_ROUND)]
 Total = Annotated[int, Field(ge=0, le=9)]
+Reason = DisplayText(500, "why the round was voided or corrected")
+"""A void or correction reason: 1-500 characters of display text (:mod:`roads.text`)."""
 
 
 class _Strict(BaseModel):
@@ -127,7 +131,7 @@ class CardCorrectionIn(_RoundFields):
     round: RoundNumber | None = None
     player: Hand
     banker: Hand
-    reason: Annotated[str, Field(min_length=1, max_length=500)] | None = None
+    reason: Reason | None = None
 
 
 class ResultCorrectionIn(_RoundFields):
@@ -136,7 +140,7 @@ class ResultCorrectionIn(_RoundFields):
     shoe: ShoeNumber | None = None
     round: RoundNumber | None = None
     result: ResultIn
-    reason: Annotated[str, Field(min_length=1, max_length=500)] | None = None
+    reason: Reason | None = None
 
 
 class ShoeIn(_Strict):
@@ -159,7 +163,7 @@ class ShoeIn(_Strict):
 class VoidIn(_Strict):
     """``POST /api/tables/<table>/shoes/<shoe>/rounds/<round>/void``: ``{"reason": "misdeal"}``."""
 
-    reason: Annotated[str, Field(min_length=1, max_length=500)]
+    reason: Reason
 
 
 RoundIn = Union[CardRoundIn, ResultRoundIn]
@@ -216,6 +220,8 @@ def _message(err: dict[str, Any], field: str | None) -> tuple[str, str]:
         return "card_count", f"{field} has {n} card(s); a hand has 2 or 3 (tableau)"
     if kind == "value_error":
         ctx_err = err.get("ctx", {}).get("error")
+        if isinstance(ctx_err, DisplayTextError):
+            return "bad_text", f"{where} {ctx_err}"
         text = str(ctx_err) if ctx_err is not None else err["msg"]
         cards = field and ("player" in field or "banker" in field or "burn" in field or field.startswith("cards"))
         code = "bad_card" if cards else "invalid_value"

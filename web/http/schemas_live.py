@@ -15,6 +15,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validat
 from roads.dealing import DealCards
 from roads.table_state import KEEP, TABLE_STATES, SetState, parse_time
 from roads.shoe import MAX_ROUND_CARDS
+from web.display_text import DisplayText
 from web.http.schemas import CardText
 
 Amount = Annotated[int | float, Field(ge=0, le=10**12)]
@@ -79,7 +80,7 @@ class StateIn(_Strict):
     state: Literal[TABLE_STATES] | None = None  # type: ignore[valid-type]
     closes_at: Annotated[str, Field(max_length=64, json_schema_extra={"format": "date-time"}), AfterValidator(_utc_seconds)] | None = None
     seconds_left: Annotated[int | float, Field(ge=0, le=86_400)] | None = None
-    dealer: Annotated[str, Field(min_length=1, max_length=100)] | None = None
+    dealer: DisplayText(100, "the dealer's name") | None = None
     limits: LimitsIn | None = None
 
     @model_validator(mode="after")

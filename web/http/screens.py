@@ -8,7 +8,8 @@ file holding one) ``{"lobby-east": {"tables": ["T1", "T2"], "per_page": 6, "rota
 (every key optional; ``tables`` absent = every table, in the service's order).
 
 Query options: ``tables`` (comma-separated ids, shown in that order; an id the service does
-not know, no round yet or misspelt, is a tile saying it waits for the first round),
+not know, no round yet or misspelt, is a tile saying it waits for the first round; one that is
+not a table id at all, :mod:`roads.ids`, a 400 naming ``tables``),
 ``per_page`` (1-24, default 6), ``page`` (1-based), ``rotate_s`` (seconds between pages,
 0 = no rotation, 3-3600; default 20 when there is more than one page), ``state``
 (comma-separated table states, :data:`STATE_FILTERS`: only tables in one of them, e.g. ``betting,dealing``) and
@@ -25,6 +26,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from roads.ids import TABLE_ID_RULE, is_table_id
 from roads.table_state import TABLE_STATES
 from web.http.display import shoe_facts, venue_tz
 from web.http.errors import BadRequest, NotFound
@@ -32,7 +34,7 @@ from web.http.query import BAD_PARAMETER, int_arg, quoted
 from web.render import live_panel
 from web.render.model import BoardOptions
 from web.render.screen import MAX_PER_PAGE, lobby_model, tile_model
-from web.settings import get_settings
+from web.settings import ScreenConfig, get_settings
 
 DEFAULT_PER_PAGE = 6
 DEFAULT_ROTATE_S = 20
@@ -55,18 +57,18 @@ SORTS: tuple[str, ...] = ("none", "open")
 """Values of the ``sort`` option."""
 
 
-def named_screens() -> dict[str, dict[str, Any]]:
-    """``ROADS_SCREENS`` as parsed when the app started: ``{name: {key: value}}`` (keys
-    :data:`web.settings.SCREEN_KEYS`)."""
+def named_screens() -> dict[str, ScreenConfig]:
+    """``ROADS_SCREENS`` as validated when the app started: ``{name: ScreenConfig}``."""
     return get_settings().screens
 
 
 def screen(name: str) -> dict[str, Any]:
-    """The named screen ``name``; :class:`NotFound` (code ``unknown_screen``) when not set."""
+    """The keys the named screen ``name`` sets (:meth:`web.settings.ScreenConfig.preset`);
+    :class:`NotFound` (code ``unknown_screen``) when not set."""
     found = named_screens().get(name)
     if found is None:
         raise NotFound(f"no screen {name!r} in ROADS_SCREENS", field="screen", code="unknown_screen")
-    return found
+    return found.preset()
 
 
 def _ranged(name: str, value: Any, low: int, high: int) -> int:
@@ -83,6 +85,10 @@ def paging(args: Mapping[str, Any], preset: Mapping[str, Any] | None = None) -> 
     tables = preset.get("tables")
     if raw:
         tables = [t.strip() for t in raw.split(",") if t.strip()]
+        for t in tables:  # an id that is not a slug names no table, ever: refused, not shown as a tile
+            if not is_table_id(t):
+                raise BadRequest(f"tables: {quoted(t)} is not a table id ({TABLE_ID_RULE})", field="tables",
+                                 code=BAD_PARAMETER)
     per_page = int_arg("per_page", None)
     per_page = _ranged("per_page", per_page if per_page is not None else preset.get("per_page", DEFAULT_PER_PAGE),
                        1, MAX_PER_PAGE)

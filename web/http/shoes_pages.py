@@ -23,7 +23,7 @@ from typing import Any
 from flask import Blueprint, render_template, request, url_for
 
 from web import i18n
-from web.http.query import choice_arg
+from web.http.query import choice_arg, page_query
 from web.service import get_service
 
 bp = Blueprint("shoes_pages", __name__)
@@ -88,7 +88,7 @@ def shoes(table_id: str) -> str:
     listing = service.shoes(table_id)
     zone, zone_label = display_zone()
     keep = {k: v for k, v in (("lang", request.args.get("lang")), ("theme", request.args.get("theme"))) if v}
-    args = request.args.to_dict()
+    args = page_query()
 
     def here(**changes: str) -> str:
         return url_for("shoes_pages.shoes", table_id=table_id, **{**args, **changes})

@@ -20,6 +20,10 @@ level 1 in the TC face's forms) and ``NotoSansKR-Bold.otf`` (the 2,350 Hangul sy
 full system CJK face when the machine has one (fonts-noto-cjk): the TC face for ``zh-Hant``, KR for
 ``ko``, SC for the others.
 
+Text that breaks the display-text rule (:mod:`roads.text`: a CR, U+2029, other controls and
+format characters; stored by a release before the rule) is measured and drawn as
+:func:`roads.text.clean_display_text` shows it, never handed to raqm as it is.
+
 Chains (first match wins per character):
 
 - ``en``: Latin, CJK, Thai, Lao, Myanmar (table names in any script still render)
@@ -41,6 +45,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont, features
 
+from roads.text import clean_display_text
 from web.paths import STATIC_DIR
 
 LANGUAGES: tuple[str, ...] = ("en", "zh", "zh-Hant", "th", "my", "lo", "vi", "ko")
@@ -258,6 +263,9 @@ def runs(text: str, lang: str, weight: str = "bold") -> list[tuple[str, Face | N
 
 @functools.lru_cache(maxsize=8192)
 def _runs(text: str, lang: str, weight: str) -> tuple[tuple[str, Face | None], ...]:
+    # Every measure and drawing goes through here: text that breaks the display-text rule (stored
+    # before it existed) is shown cleaned, since a CR or U+2029 makes raqm's layout fail.
+    text = clean_display_text(text)
     chain = font_chain(lang, weight)
     if chain and text and _characters(chain[0]).issuperset(text):
         return ((text, chain[0]),)  # every character has a glyph in the first face: one run of it

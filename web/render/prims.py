@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from roads.text import clean_display_text
 from web import i18n
 from web.render import fonts
 
@@ -53,7 +54,10 @@ def _plain_label(key: str, lang: str, default: str | None) -> str:
 def text(t: str, x: float, y: float, size: int, colour: str = "text", *, lang: str, weight: str = "b",
          anchor: str = "l") -> dict[str, Any]:
     """A text primitive (see the module docstring) whose vertical middle is at ``y``; the
-    primitive stores the baseline (``y`` key), coordinates rounded to 0.1 px."""
+    primitive stores the baseline (``y`` key), coordinates rounded to 0.1 px, and ``t`` as both
+    painters show it (:func:`roads.text.clean_display_text`: text stored before the display-text
+    rule loses its control and separator characters here, on the page as on the PNG)."""
+    t = clean_display_text(t)
     base = fonts.middle_to_baseline(t, y, size=int(size), lang=lang, weight=weight_name(weight))
     return {"p": "t", "t": t, "x": round(x, 1), "y": round(base, 1), "s": int(size), "w": weight, "c": colour, "a": anchor}
 

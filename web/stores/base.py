@@ -55,11 +55,21 @@ class TableLimitReached(StoreError):
 
 class StoreUnavailable(StoreError):
     """The store cannot take the write now (disk full, database locked, Redis unreachable).
-    Nothing was written; the service answers 503."""
+    Nothing was written; the service answers 503 with the message. ``detail`` says where and
+    why for the operator (the Redis address and the driver's error): logged and printed at
+    start, never sent to a client."""
+
+    def __init__(self, message: str, *, detail: str | None = None) -> None:
+        super().__init__(message)
+        self.detail = detail
 
 
 class Store(abc.ABC):
     """Where a table's events are kept. Implementations: :class:`SqliteStore`, the Redis store."""
+
+    shared: bool = False
+    """Whether other processes append to this store too (Redis): a process's record may then be
+    behind the store's, and the service catches up before it answers a write "unchanged"."""
 
     @abc.abstractmethod
     def load(self) -> Iterator[Event]:

@@ -182,6 +182,9 @@ class RedisStore(Store):
     empty or spaced prefix, or a timeout that is not a positive number.
     """
 
+    shared = True
+    """Every process of the deployment appends here (:attr:`web.stores.Store.shared`)."""
+
     def __init__(self, url: str, settings: Settings | Mapping[str, Any] | None = None) -> None:
         if not isinstance(settings, Settings):
             settings = Settings.load(settings)
@@ -237,7 +240,8 @@ class RedisStore(Store):
         return f"{self.prefix}t:{table}:rounds"
 
     def _unavailable(self, what: str, err: BaseException) -> StoreUnavailable:
-        return StoreUnavailable(f"Redis at {self._safe_url()} unreachable while {what}: {err}")
+        return StoreUnavailable(f"the Redis store cannot be reached while {what}",
+                                detail=f"Redis at {self._safe_url()}: {err}")
 
     def _note_seen(self, table: str, seq: int) -> None:
         with self._seen_lock:
@@ -290,8 +294,8 @@ class RedisStore(Store):
                     raise self._unavailable(f"appending table {event.table!r} seq {event.seq}", e) from None
                 time.sleep(0.05 * attempt)
             except redis.RedisError as e:  # e.g. OOM, READONLY replica, NOSCRIPT storms
-                raise StoreUnavailable(f"Redis at {self._safe_url()} refused the append of table "
-                                       f"{event.table!r} seq {event.seq}: {e}") from None
+                raise StoreUnavailable(f"the Redis store refused the append of table {event.table!r} seq {event.seq}",
+                                       detail=f"Redis at {self._safe_url()}: {e}") from None
         if status == "ok" or (status == "seq_taken" and stored_token == token):
             self._note_seen(event.table, event.seq)
             return
