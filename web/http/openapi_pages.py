@@ -83,7 +83,9 @@ def _png(words: str) -> dict[str, Any]:
 def _errors(*statuses: int) -> dict[str, Any]:
     words = {400: "a bad query option (code bad_parameter, field = the option)",
              404: "unknown table, shoe or road",
-             429: "too many images are being drawn or wait to be (code too_many_renders, Retry-After: 1)"}
+             429: "too many images are being drawn or wait to be (code too_many_renders, Retry-After: 1)",
+             503: "the store cannot be read now (code store_unavailable: a shared store unreachable or starting)"}
+    statuses = (*statuses, 503)  # every page, image and model reads the store
     return {str(s): {"description": words[s] + "; JSON, or an error page for a browser",
                      "content": {"application/json": {"schema": _ERROR}, "text/html": {"schema": {"type": "string"}}}}
             for s in statuses}
