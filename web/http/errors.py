@@ -171,6 +171,8 @@ def error_response(err: ApiError) -> Response:
         resp = Response(text.encode("utf-8", "replace"), status=err.status, mimetype="application/json")
     if err.status == 401:
         resp.headers["WWW-Authenticate"] = 'Bearer realm="roads feed"'
+    if err.status == 429:
+        resp.headers["Retry-After"] = "1"
     return resp
 
 
@@ -227,10 +229,7 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(ApiError)
     def _api_error(e: ApiError) -> Response:
-        resp = error_response(e)
-        if e.status == 429:
-            resp.headers["Retry-After"] = "1"
-        return resp
+        return error_response(e)
 
     @app.errorhandler(domain.TableError)
     def _domain_error(e: domain.TableError) -> Response:

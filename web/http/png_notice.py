@@ -93,6 +93,8 @@ def error_image(e: Exception) -> Response:
                "Cache-Control": "no-cache" if err.status >= 500 else "public, max-age=10"}
     if err.status >= 500:
         headers["Retry-After"] = "5"
+    elif err.status == 429:
+        headers["Retry-After"] = "1"
     return Response(data, status=err.status, mimetype="image/png", headers=headers)
 
 
