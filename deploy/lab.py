@@ -94,7 +94,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     try:
         argv = ["ip", "netns", "exec", net.ns("cli"), sys.executable, str(Path(__file__).resolve()), "_drive",
                 args.scenario, *extra]
-        return subprocess.call(argv)
+        return subprocess.call(argv, env={**os.environ, "ROADS_LAB_HOST_ROOT": f"/proc/{os.getpid()}/root"})
     finally:
         if brought_up and not keep:
             hosts.down(log=err)

@@ -39,8 +39,11 @@ SERVICES = ("svc1", "svc2")
 TOKEN = "lab-feed-token"
 REDIS_PORT, SERVICE_PORT, EDGE_PORT, LB_PORT = 6379, 8000, 80, 80
 PUBLISH = "127.0.0.1:8081"
-CGROUP_V1 = Path("/sys/fs/cgroup/cpu")
-CGROUP_V2 = Path("/sys/fs/cgroup")
+# The machine's cgroups: `ip netns exec` mounts a sysfs of its own over /sys, so the scenarios
+# (run in the client host's namespace) reach them through the root of `lab.py run` itself.
+_CGROUPS = Path(os.environ.get("ROADS_LAB_HOST_ROOT", "/")) / "sys" / "fs" / "cgroup"
+CGROUP_V1 = _CGROUPS / "cpu"
+CGROUP_V2 = _CGROUPS
 
 
 def addr(host: str) -> str:

@@ -85,9 +85,10 @@ class Ack:
 
 @dataclass
 class Feeder:
-    """Posts one table's messages in order at ``rate`` per second, as an adapter would: each
-    message to its home service host, and after a failure (connection error, timeout, 5xx)
-    again after a backoff, alternating hosts, until accepted (2xx) or :data:`GIVE_UP_S`."""
+    """Posts one table's messages in order, as an adapter would: each message to the service
+    host that took the last one (first ``hosts[0]``), and after a failure (connection error,
+    timeout, 5xx) again after a backoff, alternating hosts, until accepted (2xx) or
+    :data:`GIVE_UP_S`."""
     table: str
     messages: list[tuple[str, dict]]
     hosts: list[str]
@@ -108,6 +109,8 @@ class Feeder:
             except (OSError, http.client.HTTPException):
                 status, data = 0, b""
             if 200 <= status < 300:
+                k = self.hosts.index(host)  # the next messages go first where this one went
+                self.hosts = self.hosts[k:] + self.hosts[:k]
                 ack = Ack(self.table, json.loads(data)["version"], sent, time.time(), attempt, host)
                 self.acks.append(ack)
                 return ack
