@@ -329,7 +329,20 @@ def start_balancer() -> int:
         raise RuntimeError(f"haproxy -c: {check.stdout}{check.stderr}")
     pid = spawn("lb", "lb", [tools()["haproxy"], "-db", "-f", str(conf)])  # type: ignore[list-item]
     wait_port("cli", addr("lb"), LB_PORT, what="lb")
+    wait_edges_up()
     return pid
+
+
+def wait_edges_up(timeout: float = 20) -> None:
+    """Wait until HAProxy has every edge fully UP (``RuntimeError`` naming the others)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        stats = edge_stats()
+        if len(stats) == len(EDGES) and all(s["status"] == "UP" for s in stats.values()):
+            return
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the balancer does not see every edge up: {stats}")
+        time.sleep(0.2)
 
 
 def haproxy(command: str) -> str:
@@ -358,7 +371,7 @@ def edge_stats() -> dict[str, dict[str, Any]]:
 
 
 # ----------------------------------------------------------------------------- CPU starvation (slow edge)
-def starve(edge: str, on: bool, quota_us: int = 10_000, period_us: int = 1_000_000) -> None:
+def starve(edge: str, on: bool, quota_us: int = 2_000, period_us: int = 1_000_000) -> None:
     """Put ``edge``'s nginx (and a CPU hog beside it) in a cgroup of ``quota_us`` per
     ``period_us`` of CPU (``on``), or take them out and stop the hog. ``RuntimeError`` without
     a cgroup CPU controller."""

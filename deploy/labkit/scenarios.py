@@ -363,7 +363,7 @@ def slow_edge(run: Run) -> dict[str, Any]:
     detected: dict[str, Any] = {}
 
     def inject() -> dict[str, Any]:
-        run.fault(f"{victim} starved of CPU (1% of a core with a busy loop beside nginx)")
+        run.fault(f"{victim} starved of CPU (0.2% of a core, with a busy loop beside nginx)")
         stot = {e: v["stot"] for e, v in hosts.edge_stats().items()}
         hosts.starve(victim, on=True)
         t0, status = time.monotonic(), ""
