@@ -80,24 +80,10 @@ class Subscription:
             time.sleep(0.5)
 
     def _session(self) -> None:
-        sock = socket.create_connection((self.host, self.port), timeout=5)
+        sock, reader = open_websocket(self.host, self.port, self.path)
         self._sock = sock
         try:
-            key = base64.b64encode(os.urandom(16)).decode()
-            sock.sendall((f"GET {self.path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\nUpgrade: websocket\r\n"
-                          f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
-            head = b""
-            while b"\r\n\r\n" not in head:
-                chunk = sock.recv(4096)
-                if not chunk:
-                    raise ValueError("closed during the handshake")
-                head += chunk
-            head, _, rest = head.partition(b"\r\n\r\n")
-            if not head.startswith(b"HTTP/1.1 101"):
-                raise ValueError(head.split(b"\r\n", 1)[0].decode(errors="replace"))
             self.connected_at = time.monotonic()
-            sock.settimeout(None)
-            reader = _Frames(sock, rest)
             while True:
                 opcode, payload = reader.next()
                 if opcode == 8:
@@ -113,6 +99,31 @@ class Subscription:
         finally:
             self._sock = None
             sock.close()
+
+
+def open_websocket(host: str, port: int, path: str, timeout: float = 5.0) -> tuple[socket.socket, "_Frames"]:
+    """A WebSocket client connection (no extension: frames arrive as sent) and its frame
+    reader (``reader.next() -> (opcode, payload)``; the socket then blocks without timeout).
+    Raises ``OSError`` or ``ValueError`` (a refused handshake, with its status line)."""
+    sock = socket.create_connection((host, port), timeout=timeout)
+    try:
+        key = base64.b64encode(os.urandom(16)).decode()
+        sock.sendall((f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+                      f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = sock.recv(4096)
+            if not chunk:
+                raise ValueError("closed during the handshake")
+            head += chunk
+        head, _, rest = head.partition(b"\r\n\r\n")
+        if not head.startswith(b"HTTP/1.1 101"):
+            raise ValueError(head.split(b"\r\n", 1)[0].decode(errors="replace"))
+    except BaseException:
+        sock.close()
+        raise
+    sock.settimeout(None)
+    return sock, _Frames(sock, rest)
 
 
 class _Frames:

@@ -345,20 +345,20 @@ def wait_edges_up(timeout: float = 20) -> None:
         time.sleep(0.2)
 
 
-def haproxy(command: str) -> str:
-    """One command on HAProxy's stats socket (``show stat``, ``show servers state``...)."""
+def haproxy(command: str, run: str = "lb") -> str:
+    """One command on the stats socket of the HAProxy in ``STATE_DIR/<run>`` (``show stat``...)."""
     out = in_ns("lb", [tools()["python"], "-c",  # type: ignore[list-item]
                        "import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]);"
                        "s.sendall(sys.argv[2].encode()+b'\\n'); b=b''\n"
                        "while True:\n c=s.recv(65536)\n if not c: break\n b+=c\nsys.stdout.write(b.decode())",
-                       str(STATE_DIR / "lb" / "haproxy.sock"), command], timeout=10)
+                       str(STATE_DIR / run / "haproxy.sock"), command], timeout=10)
     return out.stdout
 
 
-def edge_stats() -> dict[str, dict[str, Any]]:
+def edge_stats(run: str = "lb") -> dict[str, dict[str, Any]]:
     """Per edge, from HAProxy: ``status`` (UP/DOWN...), ``scur`` (connections now), ``stot``
     (connections so far)."""
-    lines = haproxy("show stat").splitlines()
+    lines = haproxy("show stat", run).splitlines()
     if not lines:
         return {}
     head = lines[0].lstrip("# ").split(",")
