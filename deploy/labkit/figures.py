@@ -69,12 +69,18 @@ def cpu_seconds(host: str, only: set[int] | None = None) -> float:
     return total / CLK_TCK
 
 
-def redis_commands() -> int:
-    out = hosts.in_ns("redis", ["redis-cli", "-h", hosts.addr("redis"), "INFO", "stats"]).stdout
+def redis_commands() -> tuple[int, dict[str, int]]:
+    """Redis's commands so far: the total, and the calls of each command (``INFO commandstats``:
+    commands run inside scripts count there too)."""
+    out = hosts.in_ns("redis", ["redis-cli", "-h", hosts.addr("redis"), "INFO", "all"]).stdout
+    total, calls = 0, {}
     for line in out.splitlines():
         if line.startswith("total_commands_processed:"):
-            return int(line.split(":")[1])
-    return 0
+            total = int(line.split(":")[1])
+        elif line.startswith("cmdstat_"):
+            name, _, rest = line[len("cmdstat_"):].partition(":")
+            calls[name] = int(rest.split(",")[0].split("=")[1])
+    return total, calls
 
 
 class Sample:
@@ -85,15 +91,17 @@ class Sample:
         names = [h for h in hosts.HOSTS if h != "cli"]
         self.cpu = {h: cpu_seconds(h, (floor_pids or {}).get(h)) for h in names}
         self.net = {h: net.net_bytes(h) for h in names}
-        self.redis = redis_commands()
+        self.redis, self.redis_calls = redis_commands()
 
     def since(self, before: "Sample") -> dict[str, Any]:
         window = self.t - before.t
+        calls = {k: v - before.redis_calls.get(k, 0) for k, v in self.redis_calls.items()}
         return {"window_s": window,
                 "cpu_s": {h: self.cpu[h] - before.cpu[h] for h in self.cpu},
                 "tx": {h: self.net[h][1] - before.net[h][1] for h in self.net},
                 "rx": {h: self.net[h][0] - before.net[h][0] for h in self.net},
-                "redis_commands": self.redis - before.redis}
+                "redis_commands": self.redis - before.redis,
+                "redis_calls": dict(sorted(((k, v) for k, v in calls.items() if v), key=lambda kv: -kv[1])[:8])}
 
 
 # ----------------------------------------------------------------------------- load generator
@@ -254,7 +262,28 @@ def figures_of(phase: str, delta: dict[str, Any], lat: list[float], missing: int
         out["redis_cpu_ms_per_write"] = round(1000 * delta["cpu_s"]["redis"] / writes, 3)
         out["redis_commands_per_write"] = round(delta["redis_commands"] / writes, 1)
         out["redis_commands_per_s"] = round(delta["redis_commands"] / w, 1)
+        out["redis_calls_per_write"] = {k: round(v / writes, 1) for k, v in delta["redis_calls"].items()}
     return out
+
+
+def hops(recorded: list[tuple[float, str, bytes]], posted: dict[str, dict[int, float]], records,
+         url_channel: list[str]) -> dict[str, float]:
+    """The nchan path in two hops: feed POST to the frame at edge1's recorder (service, its
+    publisher, Redis, edge1), and that moment to the screens (an edge and the balancer), ms."""
+    at_edge: dict[tuple[str, int], float] = {}
+    for t, name, frame in recorded:
+        at_edge.setdefault((name, version_of(frame)), t)
+    first = [t - posted[name][v] for (name, v), t in at_edge.items() if v in posted.get(name, {})]
+    second = []
+    for url, _, version, _, t in records:
+        seen = at_edge.get((url_channel[url], version))
+        if seen is not None:
+            second.append(t / 1000.0 - seen)
+    first.sort()
+    second.sort()
+    return {"post_to_edge_median_ms": round(1000 * pick(first, 0.5), 1), "post_to_edge_p99_ms": round(1000 * pick(first, 0.99), 1),
+            "edge_to_screen_median_ms": round(1000 * pick(second, 0.5), 1),
+            "edge_to_screen_p99_ms": round(1000 * pick(second, 0.99), 1)}
 
 
 # ----------------------------------------------------------------------------- the run
@@ -265,6 +294,7 @@ def options(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--table-screens", type=int, default=10, help="screens on each table's snapshot channel")
     parser.add_argument("--seconds", type=float, default=30.0, help="seconds fed (each phase)")
     parser.add_argument("--rate", type=float, default=1.0, help="rounds per second per table")
+    parser.add_argument("--idle", type=float, default=8.0, help="seconds measured with the screens on and nothing fed")
     return parser.parse_args(argv)
 
 
@@ -317,7 +347,12 @@ def main(argv: list[str]) -> int:
     clients.records()
     recorder.take()
     edges_seen = per_edge()
+    idle0 = Sample()
+    time.sleep(o.idle)
     before = Sample()
+    idle = before.since(idle0)
+    results["idle_cpu_pct_of_core"] = {h: round(100 * c / idle["window_s"], 2) for h, c in idle["cpu_s"].items()}
+    results["idle_redis_commands_per_s"] = round(idle["redis_commands"] / idle["window_s"], 1)
     t_start = time.time()
     feeders.start(o.rate)
     time.sleep(o.seconds)
@@ -334,6 +369,16 @@ def main(argv: list[str]) -> int:
     lat, missing = latencies(records, urls_of, posted)
     results["nchan"] = figures_of("nchan", after.since(before), lat, missing, records, len(acks), screens, edges_seen,
                                   list(hosts.EDGES))
+    results["nchan"].update(hops(recorded, posted, records, urls_of))
+    # per write, without what the hosts spend with nothing fed (keepalives, heartbeats, timers)
+    busy = after.since(before)
+    w, writes = busy["window_s"], max(1, len(acks))
+    idle_rate = {h: c / idle["window_s"] for h, c in idle["cpu_s"].items()}
+    results["nchan"]["service_cpu_ms_per_write_above_idle"] = round(
+        1000 * sum(busy["cpu_s"][h] - idle_rate[h] * w for h in hosts.SERVICES) / writes, 2)
+    results["nchan"]["redis_cpu_ms_per_write_above_idle"] = round(1000 * (busy["cpu_s"]["redis"] - idle_rate["redis"] * w) / writes, 3)
+    results["nchan"]["redis_commands_per_write_above_idle"] = round(
+        (busy["redis_commands"] - idle["redis_commands"] / idle["window_s"] * w) / writes, 1)
     clients.close()
     recorder.close()
 
@@ -412,6 +457,8 @@ def print_table(r: dict[str, Any]) -> None:
             ("frames delivered/s", n["frames_per_s"], f["frames_per_s"]),
             ("latency median / p99 ms", f"{n['latency_median_ms']} / {n['latency_p99_ms']}",
              f"{f['latency_median_ms']} / {f['latency_p99_ms']}"),
+            ("  feed POST to edge1 median / p99 ms", f"{n['post_to_edge_median_ms']} / {n['post_to_edge_p99_ms']}", "-"),
+            ("  edge to screen median / p99 ms", f"{n['edge_to_screen_median_ms']} / {n['edge_to_screen_p99_ms']}", "-"),
             ("frames missing", n["missing"], f["missing"]),
             ("frame bytes (median payload)", n["frame_bytes_median"], f["frame_bytes_median"]),
             ("edge wire bytes per frame", n["edge_wire_bytes_per_frame"], f["edge_wire_bytes_per_frame"]),
@@ -419,6 +466,11 @@ def print_table(r: dict[str, Any]) -> None:
             ("edge CPU % of a core", n["edge_cpu_pct_of_core"], f["edge_cpu_pct_of_core"]),
             ("service CPU ms per write", n.get("service_cpu_ms_per_write"), "-"),
             ("redis CPU ms / commands per write", f"{n.get('redis_cpu_ms_per_write')} / {n.get('redis_commands_per_write')}", "-"),
+            ("redis calls per write", n.get("redis_calls_per_write"), "-"),
+            ("above idle: service ms / redis ms / redis commands per write",
+             f"{n.get('service_cpu_ms_per_write_above_idle')} / {n.get('redis_cpu_ms_per_write_above_idle')} / "
+             f"{n.get('redis_commands_per_write_above_idle')}", "-"),
+            ("idle CPU % of a core (nothing fed)", r.get("idle_cpu_pct_of_core"), "-"),
             ("CPU % of a core, every host", n["cpu_pct_of_core"], f["cpu_pct_of_core"])]
     for label, a, b in rows:
         print(f"  {label:<36} nchan: {a}   floor: {b}", file=sys.stderr, flush=True)
