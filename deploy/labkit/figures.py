@@ -5,7 +5,8 @@ Two phases on the same lab, the same screens (``bench/node/clients.js``: raw Web
 clients, one frame record each: channel, version, size, time) and the same frames:
 
 1. nchan: tables fed at ``--rate`` rounds/s through the service hosts; screens on each
-   table's page model channel and snapshot channel through the balancer; a recorder on edge1
+   table's page model channel and snapshot channel (and the lobby page's) through the
+   balancer; a recorder on edge1
    keeps every frame each channel got, with its time.
 2. floor: ``bench/node/ws_floor.js`` (Node ``ws``, one on each edge host) behind a second
    HAProxy made from the same template; the recorded frames posted to every floor host at
@@ -67,6 +68,20 @@ def cpu_seconds(host: str, only: set[int] | None = None) -> float:
         except (OSError, IndexError, ValueError):
             pass
     return total / CLK_TCK
+
+
+def rss_kb(host: str, only: set[int] | None = None) -> int:
+    """Resident memory (KB) of the processes in ``host``'s namespace (``only``: those pids)."""
+    total = 0
+    for pid in net.pids(net.ns(host)):
+        if only is not None and pid not in only:
+            continue
+        try:
+            total += next(int(line.split()[1]) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+                          if line.startswith("VmRSS:"))
+        except (OSError, StopIteration, ValueError):
+            pass
+    return total
 
 
 def redis_commands() -> tuple[int, dict[str, int]]:
@@ -292,6 +307,8 @@ def options(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--tables", type=int, default=30)
     parser.add_argument("--model-screens", type=int, default=40, help="screens on each table's page model channel")
     parser.add_argument("--table-screens", type=int, default=10, help="screens on each table's snapshot channel")
+    parser.add_argument("--lobby-screens", type=int, default=0,
+                        help="screens on the lobby page's model channel (at most 5 frames/s each; not in the latency)")
     parser.add_argument("--seconds", type=float, default=30.0, help="seconds fed (each phase)")
     parser.add_argument("--rate", type=float, default=1.0, help="rounds per second per table")
     parser.add_argument("--idle", type=float, default=8.0, help="seconds measured with the screens on and nothing fed")
@@ -321,6 +338,12 @@ def main(argv: list[str]) -> int:
         for t in tables:
             request(hosts.addr(svc), "GET", f"/tables/{t}?lang=en", port=hosts.SERVICE_PORT)
             request(hosts.addr(svc), "GET", f"/tables/{t}/model.json?lang=en&orient=landscape", port=hosts.SERVICE_PORT)
+    if o.lobby_screens:
+        for svc in hosts.SERVICES:  # a lobby page served: the process follows the lobby's model topic
+            request(hosts.addr(svc), "GET", "/lobby?lang=en", port=hosts.SERVICE_PORT)
+        html = request(LB, "GET", "/lobby?lang=en")[1].decode()
+        boot = json.loads(html.split('<script type="application/json" id="boot">', 1)[1].split("</script>", 1)[0])
+        channels[f"lobby:{boot['ws'].rsplit('/', 1)[1]}"] = boot["ws"]
     for t in tables:
         html = request(LB, "GET", f"/tables/{t}?lang=en")[1].decode()
         boot = json.loads(html.split('<script type="application/json" id="boot">', 1)[1].split("</script>", 1)[0])
@@ -328,18 +351,21 @@ def main(argv: list[str]) -> int:
         channels[f"model:{path.rsplit('/', 1)[1]}:{t}"] = path
         channels[f"table:{t}"] = f"/push/tables/{t}"
     # URLs repeat so clients.js opens model_screens per model channel, table_screens per snapshot one
-    unit = max(1, min(o.model_screens, o.table_screens))
+    counts = {"model": o.model_screens, "table": o.table_screens, "lobby": o.lobby_screens}
+    unit = max(1, min(c for c in counts.values() if c))
     urls_of: list[str] = []
     for name, path in channels.items():
-        reps = (o.model_screens if name.startswith("model:") else o.table_screens) // unit
-        urls_of.extend([name] * reps)
+        urls_of.extend([name] * (counts[name.split(":", 1)[0]] // unit))
     screens = len(urls_of) * unit
 
     def table_of(name: str) -> str:
         return name.rsplit(":", 1)[1] if name.startswith("model:") else name.split(":", 1)[1]
 
+    lobby_names = [n for n in channels if n.startswith("lobby:")]
+
     results: dict[str, Any] = {}
     recorder = Recorder(hosts.addr("edge1"), channels)
+    rss0 = {e: rss_kb(e) for e in hosts.EDGES}
     clients = Clients([f"ws://{LB}{channels[n]}" for n in urls_of], unit, env)
     log(f"nchan: {clients.connected} screens connected in {clients.connect_s:.1f} s ({clients.failed} failed); "
         f"per edge {per_edge()}")
@@ -347,6 +373,8 @@ def main(argv: list[str]) -> int:
     clients.records()
     recorder.take()
     edges_seen = per_edge()
+    rss1 = {e: rss_kb(e) for e in hosts.EDGES}
+    results["edge_rss_kb_per_screen"] = round(sum(rss1[e] - rss0[e] for e in hosts.EDGES) / max(1, screens), 1)
     idle0 = Sample()
     time.sleep(o.idle)
     before = Sample()
@@ -365,7 +393,7 @@ def main(argv: list[str]) -> int:
     posted_by_table: dict[str, dict[int, float]] = {}
     for a in acks:
         posted_by_table.setdefault(a.table, {})[a.version] = a.sent
-    posted = {name: posted_by_table.get(table_of(name), {}) for name in channels}
+    posted = {name: posted_by_table.get(table_of(name), {}) for name in channels if name not in lobby_names}
     lat, missing = latencies(records, urls_of, posted)
     results["nchan"] = figures_of("nchan", after.since(before), lat, missing, records, len(acks), screens, edges_seen,
                                   list(hosts.EDGES))
@@ -402,7 +430,10 @@ def main(argv: list[str]) -> int:
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         hosts.wait_port("cli", LB, FLOOR_PORT, what="lb-floor")
         time.sleep(1.5)
+        frss0 = {e: rss_kb(e, floor_pids[e]) for e in hosts.EDGES}
         clients = Clients([f"ws://{LB}:{FLOOR_PORT}/{n}" for n in urls_of], unit, env)
+        results["floor_rss_kb_per_screen"] = round(
+            sum(rss_kb(e, floor_pids[e]) - frss0[e] for e in hosts.EDGES) / max(1, screens), 1)
         floor_edges = {e: v["scur"] for e, v in hosts.edge_stats("lb-floor").items()}
         log(f"floor: {clients.connected} screens connected in {clients.connect_s:.1f} s ({clients.failed} failed); "
             f"per edge {floor_edges}")
@@ -425,7 +456,7 @@ def main(argv: list[str]) -> int:
         time.sleep(2)
         after = Sample(floor_pids)
         records = clients.records()
-        lat, missing = latencies(records, urls_of, floor_posted)
+        lat, missing = latencies(records, urls_of, {k: v for k, v in floor_posted.items() if k not in lobby_names})
         delta = after.since(before)
         results["floor"] = figures_of("floor", delta, lat, missing, records, 0, screens, floor_edges, list(hosts.EDGES))
         clients.close()
@@ -471,6 +502,7 @@ def print_table(r: dict[str, Any]) -> None:
              f"{n.get('service_cpu_ms_per_write_above_idle')} / {n.get('redis_cpu_ms_per_write_above_idle')} / "
              f"{n.get('redis_commands_per_write_above_idle')}", "-"),
             ("idle CPU % of a core (nothing fed)", r.get("idle_cpu_pct_of_core"), "-"),
+            ("edge memory per screen, KB (RSS)", r.get("edge_rss_kb_per_screen"), r.get("floor_rss_kb_per_screen")),
             ("CPU % of a core, every host", n["cpu_pct_of_core"], f["cpu_pct_of_core"])]
     for label, a, b in rows:
         print(f"  {label:<36} nchan: {a}   floor: {b}", file=sys.stderr, flush=True)

@@ -55,8 +55,21 @@ def get_json(host: str, path: str, port: int | None = None) -> Any:
     return json.loads(data)
 
 
+_DEALT: dict[tuple[int, int], list[tuple[str, dict]]] = {}
+DEALS = 8
+"""Distinct deals: table k gets deal ``k % DEALS`` (one ``roads simulate`` each, however many tables)."""
+
+
 def simulated(table: str, shoes: int, seed: int) -> list[tuple[str, dict]]:
-    """``(path, body)`` of every feed message of ``shoes`` dealt shoes (``roads simulate``)."""
+    """``(path, body)`` of every feed message of ``shoes`` dealt shoes (``roads simulate``, seed
+    ``seed % DEALS``) for ``table``."""
+    key = (shoes, seed % DEALS)
+    if key not in _DEALT:
+        _DEALT[key] = _simulate(shoes, key[1])
+    return [(f"/api/tables/{table}/{kind}", dict(body)) for kind, body in _DEALT[key]]
+
+
+def _simulate(shoes: int, seed: int) -> list[tuple[str, dict]]:
     with tempfile.TemporaryDirectory() as d:
         out = Path(d) / "feed.jsonl"
         roads = Path(hosts.tools()["gunicorn"] or "").with_name("roads")
@@ -67,7 +80,7 @@ def simulated(table: str, shoes: int, seed: int) -> list[tuple[str, dict]]:
             m = json.loads(line)
             kind = m.pop("type")
             m.pop("table", None)
-            messages.append((f"/api/tables/{table}/{'shoes' if kind == 'shoe' else 'rounds'}", m))
+            messages.append(("shoes" if kind == "shoe" else "rounds", m))
         return messages
 
 
