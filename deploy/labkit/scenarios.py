@@ -392,7 +392,6 @@ def slow_edge(run: Run) -> dict[str, Any]:
                         new_screens=run.opts.new_screens, new_live=extra_stats["live"], **detected,
                         ok=new.get(victim, -1) == 0 and str(detected.get("victim_status", "")).startswith("DOWN")
                         and extra_stats["live"] == run.opts.new_screens)
-    result["recover_p99_s"] = max(result["recover_p99_s"], detected.get("detect_s", 0.0))
     return result
 
 
