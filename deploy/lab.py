@@ -7,10 +7,11 @@ Usage (as root)::
     python3 deploy/lab.py up                 # build the hosts and start everything
     python3 deploy/lab.py status             # what runs where, the balancer's view
     python3 deploy/lab.py run edge-kill      # one scenario; its last output line is one JSON object
+    python3 deploy/lab.py run edge-kill --help   # the scenario's options
     python3 deploy/lab.py down               # stop everything, remove namespaces, veths, files
 
 ``run`` brings the lab up first when it is down and takes it down afterwards (``--keep`` leaves
-it up). Scenarios: edge-kill, nginx-reload, redis-restart, service-kill, service-partition,
+it up; options after the scenario's name are the scenario's). Scenarios: edge-kill, nginx-reload, redis-restart, service-kill, service-partition,
 slow-edge, figures (``run --help``). Needs root, iproute2 with network namespaces, veth and
 bridge, nginx with nchan, HAProxy, redis-server, Node.js 20 and the project's venv with
 gunicorn: ``up`` names what is missing and exits 3. Exit codes: 0 done (a scenario whose
@@ -74,6 +75,12 @@ def cmd_status(_args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    if "-h" in args.extra or "--help" in args.extra:  # the scenario's options, without a lab
+        from labkit import figures, scenarios
+
+        if args.scenario == "figures":
+            figures.options(["--help"])
+        scenarios.options(args.scenario, ["--help"])
     problems = hosts.missing()
     if problems:
         err("lab.py: this machine lacks: " + "; ".join(problems))

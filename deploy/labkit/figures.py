@@ -135,7 +135,7 @@ class Clients:
     """bench/node/clients.js on ``urls`` (``per_url`` screens each), in this host."""
 
     def __init__(self, urls: list[str], per_url: int, env: dict[str, str], timeout: float = 180) -> None:
-        self.dir = Path(tempfile.mkdtemp(prefix="roads-lab-clients-"))
+        self.dir = Path(tempfile.mkdtemp(prefix="clients-", dir=hosts.STATE_DIR))  # gone with `down` too
         self.out = self.dir / "records.bin"
         cfg = self.dir / "cfg.json"
         cfg.write_text(json.dumps({"urls": urls, "perUrl": per_url, "concurrency": 64, "connectTimeoutMs": 60000,

@@ -191,7 +191,7 @@ class Screens:
     sharing them; commands as in screens.js. Waits (up to ``timeout`` s) until every screen opened."""
 
     def __init__(self, configs: list[dict], procs: int = 1, rate: int = 200, timeout: float = 120) -> None:
-        self.dir = Path(tempfile.mkdtemp(prefix="roads-lab-screens-"))
+        self.dir = Path(tempfile.mkdtemp(prefix="screens-", dir=hosts.STATE_DIR))  # gone with `down` too
         self.configs = configs
         self.procs: list[subprocess.Popen] = []
         self.shares: list[list[int]] = []
