@@ -134,6 +134,7 @@ class Views:
         self._lobby_index: dict[str, int] = {}
         self._lobby_entries: list[dict[str, Any]] = []
         self._lobby_parts: list[Encoded] = []
+        self._lobby_held: dict[str, int] = {}  # table -> the version its entry in the lobby has
         self._lobby_stale = True  # the order changed: rebuild before the next in-place update
         self._past: collections.OrderedDict[tuple[str, int], tuple[int, dict[str, Any], Encoded]] = collections.OrderedDict()
         self._past_lock = threading.Lock()
@@ -351,12 +352,12 @@ class Views:
             if key in snap:
                 entry[key] = snap[key]
         view = TableView(table.seq, snap, Encoded(snap), entry, Encoded(entry))
-        previous, t.view = t.view, view
+        t.view = view
         self.hub.publish(f"table:{t.id}", view.version, view.encoded, document=snap)
         if publish_lobby:
-            self._update_lobby(t, previous)
+            self._update_lobby(t)
 
-    def _update_lobby(self, t: TableSlot, previous: TableView | None) -> None:
+    def _update_lobby(self, t: TableSlot) -> None:
         """Put ``t``'s new lobby entry in place and publish the lobby with the delta of that one
         table. O(1) in the number of tables, apart from copying the list of references (the
         published list is never changed afterwards); the lobby's JSON is joined only when
@@ -367,11 +368,17 @@ class Views:
                 self._publish_lobby_locked()
                 return
             view = t.view
+            held = self._lobby_held.get(t.id, 0)
+            if view.version == held:  # a rebuild since this table's view changed holds it already
+                return
             old_entry = self._lobby_entries[i]
             entries = self._lobby_entries.copy()
             parts = self._lobby_parts.copy()
             entries[i], parts[i] = view.lobby_entry, view.lobby_encoded
-            self._lobby_version += view.version - (previous.version if previous is not None else 0)
+            # What the lobby holds of this table, not the view before this one: a rebuild (another
+            # table's first write) may have come between this table's new view and this update.
+            self._lobby_version += view.version - held
+            self._lobby_held[t.id] = view.version
             self._lobby_entries, self._lobby_parts = entries, parts
             self.hub.publish("lobby", self._lobby_version, _joined(parts), document=entries,
                              ops=_entry_ops(i, old_entry, view.lobby_entry))
@@ -382,16 +389,18 @@ class Views:
             self._publish_lobby_locked()
 
     def _publish_lobby_locked(self) -> None:
-        ids, entries, parts = [], [], []
+        ids, entries, parts, held = [], [], [], {}
         total = 0
         for table_id in list(self.order):
             t = self.slots.get(table_id)
-            if t is not None and t.visible and t.view is not None:
+            view = t.view if t is not None and t.visible else None
+            if view is not None:
                 ids.append(table_id)
-                entries.append(t.view.lobby_entry)
-                parts.append(t.view.lobby_encoded)
-                total += t.view.version
-        self._lobby_ids, self._lobby_entries, self._lobby_parts = ids, entries, parts
+                entries.append(view.lobby_entry)
+                parts.append(view.lobby_encoded)
+                held[table_id] = view.version
+                total += view.version
+        self._lobby_ids, self._lobby_entries, self._lobby_parts, self._lobby_held = ids, entries, parts, held
         self._lobby_index = {table_id: i for i, table_id in enumerate(ids)}
         self._lobby_version = total
         self._lobby_stale = False

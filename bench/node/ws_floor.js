@@ -1,6 +1,7 @@
 // The floor of bench/bench_push.py: Node `ws` broadcasting the same frames to the same screens.
 //
-// Usage: node ws_floor.js <port>   (binds 127.0.0.1 only). Screens connect to
+// Usage: node ws_floor.js <port> [host]   (binds 127.0.0.1 unless given a host: the several-host
+// lab runs one on each edge host's own address, deploy/labkit/figures.py). Screens connect to
 // ws://127.0.0.1:<port>/<channel>; a POST of a frame to http://127.0.0.1:<port>/pub/<channel>
 // sends those bytes as one text frame to every screen of the channel (the same prebuilt frame
 // for all: ws.send of a Buffer built once) and keeps it as the channel's latest, sent to each
@@ -49,4 +50,4 @@ wss.on("connection", (ws, req) => {
 });
 server.keepAliveTimeout = 600000; // the bench's one publisher connection stays open
 server.headersTimeout = 601000;
-server.listen(port, "127.0.0.1", 16384, () => process.stdout.write(`listening ${server.address().port}\n`));
+server.listen(port, process.argv[3] || "127.0.0.1", 16384, () => process.stdout.write(`listening ${server.address().port}\n`));

@@ -9,7 +9,11 @@
  *
  * LiveSocket reconnects with exponential backoff (minDelayMs doubling up to maxDelayMs, with
  * jitter so a wall of screens does not reconnect in step) and closes a connection that has
- * been silent for idleMs (a dead proxy or a sleeping laptop), which then reconnects.
+ * been silent for idleMs (a dead proxy or a sleeping laptop), which then reconnects. A socket
+ * still connecting after connectTimeoutMs, or still closing closeWaitMs after it began to
+ * close, is dropped (its handlers detached) and replaced as if it had closed: a handshake or
+ * a closing handshake that never ends (a dead edge host behind a balancer, a half-closed
+ * connection) must not leave the page waiting for a close event that never comes.
  *
  * Delta frames ({"type":"delta","base":..,"version":..,"ops":[..]}) are applied by
  * RoadsDelta.Tracker (static/js/delta.js, loaded before this file) to the last document, so
@@ -17,7 +21,8 @@
  * reconnect). path may be a full ws:// or wss:// URL (the server picks the push endpoint).
  *
  * Public: window.LiveSocket(path, {onMessage(msg), onStatus("connecting"|"live"|"offline"),
- *   minDelayMs = 500, maxDelayMs = 30000, idleMs = 75000, initial: {version, data}, fullUrl})
+ *   minDelayMs = 500, maxDelayMs = 30000, idleMs = 75000, connectTimeoutMs = 10000,
+ *   closeWaitMs = 3000, initial: {version, data}, fullUrl})
  *   .start() / .stop() / .reconnectNow(); .tracker (deltas, resyncs, version)
  *
  * LiveSocket.watch(opts): what every live page does with its model socket (board.js, lobby.js),
@@ -46,6 +51,8 @@
     this.minDelay = this.opts.minDelayMs || 500;
     this.maxDelay = this.opts.maxDelayMs || 30000;
     this.idleMs = this.opts.idleMs || 75000;
+    this.connectTimeoutMs = this.opts.connectTimeoutMs || 10000;
+    this.closeWaitMs = this.opts.closeWaitMs || 3000;
     this.attempt = 0;
     this.ws = null;
     this.timer = null;
@@ -89,6 +96,7 @@
   LiveSocket.prototype.stop = function () {
     this.stopped = true;
     clearTimeout(this.timer);
+    clearTimeout(this.connectTimer);
     clearInterval(this.watchdog);
     if (this.onWake) {
       global.removeEventListener("online", this.onWake);
@@ -101,8 +109,28 @@
   LiveSocket.prototype.reconnectNow = function () {
     clearTimeout(this.timer);
     this.attempt = 0;
-    if (this.ws) { try { this.ws.close(); } catch (e) { /* ignore */ } }
+    if (this.ws) this.closeSoon(this.ws);
     else this.connect();
+  };
+
+  /** Close ws; if its close event has not come closeWaitMs later, drop it. */
+  LiveSocket.prototype.closeSoon = function (ws, code, reason) {
+    var self = this;
+    try { ws.close(code, reason); } catch (e) { /* already closing */ }
+    setTimeout(function () { if (self.ws === ws) self.drop(ws); }, this.closeWaitMs);
+  };
+
+  /** Give up on ws without waiting for its close event (handlers detached): offline, retry. */
+  LiveSocket.prototype.drop = function (ws) {
+    ws.onopen = ws.onmessage = ws.onerror = ws.onclose = null;
+    try { ws.close(); } catch (e) { /* ignore */ }
+    if (this.ws !== ws) return;
+    this.ws = null;
+    clearInterval(this.watchdog);
+    clearTimeout(this.connectTimer);
+    if (this.stopped) return;
+    this.setStatus("offline");
+    this.schedule();
   };
 
   LiveSocket.prototype.connect = function () {
@@ -117,14 +145,26 @@
       return;
     }
     this.ws = ws;
+    clearTimeout(this.connectTimer);
+    this.connectTimer = setTimeout(function () {
+      if (self.ws === ws && ws.readyState === 0) self.drop(ws); // a handshake that never ends
+    }, this.connectTimeoutMs);
     ws.onopen = function () {
+      clearTimeout(self.connectTimer);
       self.lastMessageAt = Date.now();
       clearInterval(self.watchdog);
+      var closingSince = null, idleClosed = false;
       self.watchdog = setInterval(function () {
-        if (Date.now() - self.lastMessageAt > self.idleMs) {
-          try { ws.close(4000, "idle"); } catch (e) { /* ignore */ }
+        if (ws.readyState === 2) { // closing (the server's close, or ours): the close event is due
+          if (closingSince === null) closingSince = Date.now();
+          else if (Date.now() - closingSince >= self.closeWaitMs) self.drop(ws);
+          return;
         }
-      }, Math.min(5000, self.idleMs / 3));
+        if (!idleClosed && Date.now() - self.lastMessageAt > self.idleMs) {
+          idleClosed = true;
+          self.closeSoon(ws, 4000, "idle");
+        }
+      }, Math.min(5000, self.idleMs / 3, self.closeWaitMs));
     };
     ws.onmessage = function (ev) {
       self.lastMessageAt = Date.now();
@@ -138,8 +178,10 @@
       self.deliver(msg);
     };
     ws.onclose = function (ev) {
+      if (self.ws !== ws) return; // a socket already dropped or replaced
       clearInterval(self.watchdog);
-      if (self.ws === ws) self.ws = null;
+      clearTimeout(self.connectTimer);
+      self.ws = null;
       if (self.stopped) return;
       // 4404: the table does not exist; retrying will not help (until the page is reloaded).
       if (ev.code === 4404 || (self.fatal && self.fatal.status === 404)) {
