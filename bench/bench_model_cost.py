@@ -1,8 +1,8 @@
 """CPU per round of a page's live model: building its document and its delta, beside an anchor.
 
-Every round posted to a table makes the live model topics (web/live_models.py) rebuild each
+Every round posted to a table makes the live model topics (web/push/page_models.py) rebuild each
 watched page's document (:func:`web.http.model_docs.build`) and the push tier diff it against
-the previous one (:func:`web.delta.diff`). This bench feeds seeded shoes (bench/bench_push.py's
+the previous one (:func:`web.push.delta.diff`). This bench feeds seeded shoes (bench/bench_push.py's
 ``dealt``) to an in-process app (Flask test client, SQLite in a temporary directory) and, at
 rounds ``--from``..``--to`` of each shoe, measures the thread CPU of both for the pages a screen
 shows: the table page in landscape and in portrait (one orientation each, as a table screen
@@ -52,7 +52,7 @@ def measure(root: Path, tables: int, first: int, last: int, warm: bool) -> dict[
 
     import web
     from web import create_app
-    from web.delta import diff
+    from web.push.delta import diff
     from web.http import model_docs
 
     assert Path(web.__file__).resolve().is_relative_to(root.resolve()), web.__file__

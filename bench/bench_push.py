@@ -404,15 +404,15 @@ def dealt(count: int, seed: int) -> list[tuple[list[str], list[str]]]:
 
 
 def recorded_frames(tables: list[str], rounds: int) -> dict[str, list[bytes]]:
-    """The frames a table page of each table gets (its board model, web/live_models.py: first
+    """The frames a table page of each table gets (its board model, web/push/page_models.py: first
     the whole document after round 1, then one delta per round), made by an in-process service
     fed the same rounds as the bench."""
     import orjson
 
     from web import create_app
-    from web.frames import FrameCache
+    from web.push.frames import FrameCache
     from web.http import model_docs
-    from web.hub import Hub
+    from web.push.hub import Hub
 
     with tempfile.TemporaryDirectory() as d:
         app = create_app({"TESTING": True, "ROADS_FEED_TOKEN": TOKEN, "ROADS_DATA_DIR": d})
@@ -611,7 +611,7 @@ def run_tier(tier: str, tables: int, screens: int, rounds: int, rate: float, lab
 def bytes_at_round_80(shoes: int = 50) -> None:
     """Median bytes a screen gets for round 80 (the delta) beside the whole snapshot frame."""
     from web import create_app
-    from web.frames import FrameCache
+    from web.push.frames import FrameCache
     from web.service import get_service
 
     deltas, fulls = [], []
@@ -633,7 +633,7 @@ def bytes_at_round_80(shoes: int = 50) -> None:
 
 
 def model_bytes(shoes: int = 20) -> None:
-    """Bytes a table page and a lobby page get per update (their board models, web/live_models.py:
+    """Bytes a table page and a lobby page get per update (their board models, web/push/page_models.py:
     the table page's landscape topic, the lobby's both orientations) at rounds 76-80 of ``shoes`` shoes: the delta frame,
     and deflated as nchan sends it to a browser that negotiated permessage-deflate."""
     import zlib
@@ -641,9 +641,9 @@ def model_bytes(shoes: int = 20) -> None:
     import orjson
 
     from web import create_app
-    from web.frames import FrameCache
+    from web.push.frames import FrameCache
     from web.http import model_docs
-    from web.hub import Hub
+    from web.push.hub import Hub
 
     def deflated(b: bytes) -> int:
         c = zlib.compressobj(6, zlib.DEFLATED, -15)

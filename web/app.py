@@ -56,9 +56,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(model_sockets.bp)
     app.register_blueprint(full_frames.bp)
 
-    from web import live_models, push
+    from web.push import nchan, page_models
 
-    live_models.init_app(app, service.get_service(app).hub)
+    page_models.init_app(app, service.get_service(app).hub)
 
-    push.init_app(app, service.get_service(app).hub, app.extensions["roads.ws_frames"])
+    nchan.init_app(app, service.get_service(app).hub, app.extensions["roads.ws_frames"])
     return app

@@ -1,7 +1,7 @@
 """The service: writes to the tables' records, made durable, applied and published.
 
 One :class:`Service` per app (``app.extensions["roads.service"]``, see :func:`init_app` and
-:func:`get_service`). It owns the :class:`web.stores.Store`, the :class:`web.hub.Hub` and the
+:func:`get_service`). It owns the :class:`web.stores.Store`, the :class:`web.push.hub.Hub` and the
 read model (:class:`web.views.Views`, whose read methods it passes through).
 
 A write (:data:`roads.table.Write`: record a round, start a shoe, void or correct a round,
@@ -38,7 +38,7 @@ from roads.errors import (BadTableId, NotInRecord, RecordConflict, TableError, T
 from roads.events import Event
 from roads.table import Unchanged, Write
 from roads.variants import get_variant
-from web.hub import Hub
+from web.push.hub import Hub
 from roads.ids import TABLE_ID_RULE, is_table_id
 from web.settings import ConfigError, get_settings
 from web.stores import SeqTaken, Store, StoreUnavailable, TableLimitReached, open_store

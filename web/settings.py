@@ -145,7 +145,7 @@ class Settings(BaseSettings):
         None, "`http://` URL",
         "The nchan publisher location on loopback (e.g. `http://127.0.0.1:8081/pub/`; the channel id is "
         "appended): the publisher threads of this process (4, each a share of the channels) post every "
-        "frame of every table and of the lobby there (`web.push`, docs/deploy.md). Unset: nothing is published.")
+        "frame of every table and of the lobby there (`web.push.nchan`, docs/deploy.md). Unset: nothing is published.")
     push_url: str | None = _field(
         None, "path or `ws(s)://` URL",
         "Where pages subscribe to live frames, ending in `/` (e.g. `/push/` for nginx + nchan on the same "

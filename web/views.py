@@ -36,8 +36,8 @@ from roads.live import SetState
 from roads.shoe_roads import ShoeRoads
 from roads.snapshot import build_snapshot
 from roads.table import ShoeRecord, Table
-from web.delta import diff
-from web.hub import Hub
+from web.push.delta import diff
+from web.push.hub import Hub
 
 PAST_SHOE_CACHE = 64
 """Snapshots of past shoes kept in memory (LRU, per service); older ones are rebuilt on demand

@@ -8,7 +8,7 @@
  * The landscape (1920x1080) or portrait (1080x1920) model is chosen by the viewport's shape; the
  * SVG viewBox scales it (4K shows the 1920x1080 model at twice the size).
  *
- * Live: `ws` is the page's model topic (web/live_models.py; /ws/models/... or nchan), on a table
+ * Live: `ws` is the page's model topic (web/push/page_models.py; /ws/models/... or nchan), on a table
  * page one per orientation ({landscape, portrait}: the page follows the one it shows and
  * switches when the viewport changes shape; `full` likewise). Its frames carry the page's
  * document {models, release, version, shoe}: the first whole, then deltas that

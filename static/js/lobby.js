@@ -4,7 +4,7 @@
  *
  * Boot data: {doc: {pages: {landscape: [page model, ...], portrait: [...]}, release, version,
  *   rotate_s}, ws, full, modelUrl, page_n, rotate_s, release, tz, keepaliveS}. The document holds
- * every page, so turning a page fetches nothing; the socket (web/live_models.py) sends the
+ * every page, so turning a page fetches nothing; the socket (web/push/page_models.py) sends the
  * document's changes (deltas, applied by static/js/live.js), so onFrame below gets whole
  * documents. The page matching the viewport's shape is painted (viewBox scaling: 4K shows the
  * 1920x1080 model at twice the size). Like the board page, the screen dims and says

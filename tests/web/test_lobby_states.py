@@ -14,7 +14,7 @@ import websocket
 
 from support.feed import AUTH
 from support.serving import serve_app
-from web.delta import apply as delta_apply
+from web.push.delta import apply as delta_apply
 
 IDS = ["T1", "T2", "T3", "T4", "T5", "T6", "T7"]
 STATES = {"T1": "closed", "T3": "shuffling", "T4": "result", "T5": "betting", "T6": "dealing", "T7": "maintenance"}

@@ -1,6 +1,6 @@
-"""Deltas of the board models pages receive (web/live_models.py documents through web/delta.py):
+"""Deltas of the board models pages receive (web/push/page_models.py documents through web/push/delta.py):
 a screen that starts from the first whole document and applies every delta after it holds, at
-every version, exactly the document built afresh for that version, in Python (web/delta.py)
+every version, exactly the document built afresh for that version, in Python (web/push/delta.py)
 and in the page's own code (static/js/delta.js, run by Node when it is installed).
 
 The independent reference is the whole document (:func:`web.http.model_docs.build`, what the
@@ -26,10 +26,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from support.feed import Feed, dealt_rounds
-from web.delta import apply, diff
-from web.frames import FrameCache
+from web.push.delta import apply, diff
+from web.push.frames import FrameCache
 from web.http import model_docs
-from web.hub import Hub
+from web.push.hub import Hub
 
 DELTA_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "delta.js"
 REQUIRE_NODE = os.environ.get("ROADS_TEST_REQUIRE_NODE") == "1"
@@ -362,7 +362,7 @@ def test_many_sockets_asking_at_once_build_the_model_once_at_its_source_version(
     of the table, so a screen took that frame for the next round's)."""
     import threading
 
-    from web.live_models import get_live_models
+    from web.push.page_models import get_live_models
 
     feed = Feed(client)
     assert feed.round(1, 1, *dealt_rounds(1, seed=5)[0]).status_code == 201

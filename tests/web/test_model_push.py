@@ -1,4 +1,4 @@
-"""Board models pushed to pages (web/live_models.py, /ws/models/...): the first frame is the page's
+"""Board models pushed to pages (web/push/page_models.py, /ws/models/...): the first frame is the page's
 whole document (its model JSON route's answer), then deltas that turn it into the next one; one
 build per update for every screen with the same options; a new shoe is a whole frame; a lobby
 change touches only that table's tile; errors as the snapshot sockets.
@@ -17,8 +17,8 @@ import pytest
 import websocket
 
 from support.serving import serve_app
-from web.delta import apply as delta_apply, flatten
-from web.live_models import get_live_models
+from web.push.delta import apply as delta_apply, flatten
+from web.push.page_models import get_live_models
 
 ROUND_B = {"player": ["4S", "KD", "9H"], "banker": ["7C", "JD"]}  # Banker 7-3 (P 4+0 draws 9 -> 3)
 ROUND_P_NATURAL = {"player": ["9C", "KH"], "banker": ["5D", "2S"]}  # Player natural 9 beats 7

@@ -1,5 +1,5 @@
 """Two service processes on one Redis store publishing to one nginx + nchan (docs/deploy.md):
-each channel has one publisher at a time (web/push_lease.py), so nchan gets every version of a
+each channel has one publisher at a time (web/push/leases.py), so nchan gets every version of a
 channel once, in version order, whichever process took the write.
 
 A subscriber on nchan counts the frames of each version it receives (nchan forwards every

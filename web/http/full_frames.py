@@ -1,6 +1,6 @@
 """Full frames over HTTP: the current snapshot frame of a live topic, for a page that missed a version.
 
-A page on the production tier (:mod:`web.push`) subscribes to nchan and gets deltas; when a
+A page on the production tier (:mod:`web.push.nchan`) subscribes to nchan and gets deltas; when a
 delta's base is not the version it holds (a gap: a reconnect, a skipped version), it fetches
 the topic's whole document once from here, through nginx (``deploy/nginx-nchan.conf`` maps
 ``/push/full/...`` to ``/frames/...`` with a one-second cache and a cache lock, so a thousand
@@ -18,7 +18,7 @@ Routes (the same path tails and options as the WebSocket routes of :mod:`web.htt
 
 The answer is ``{"type": "snapshot", "topic", "version", "data"}`` (the first frame of a
 WebSocket on that topic), ``Cache-Control: public, max-age=1``. Which version: the one the
-topic's nchan channel holds, when this process publishes it (:meth:`web.push.NchanPublishers.held`):
+topic's nchan channel holds, when this process publishes it (:meth:`web.push.nchan.NchanPublishers.held`):
 the next delta on the channel is built on exactly that version, while the newest version may
 be one the publisher skipped (the lobby changes 200 times a second at 200 tables and is
 posted at most 5 times a second), and a page holding a skipped version would find every delta
@@ -40,12 +40,12 @@ from typing import Callable
 import orjson
 from flask import Blueprint, Response, current_app
 
-from web.frames import FrameCache, snapshot_text
-from web.hub import Message
+from web.push.frames import FrameCache, snapshot_text
+from web.push.hub import Message
 from web.http import model_docs
 from web.http.errors import BadRequest
 from web.http.query import BAD_PARAMETER, int_arg
-from web.live_models import get_live_models
+from web.push.page_models import get_live_models
 from web.service import get_service
 
 bp = Blueprint("full_frames", __name__, url_prefix="/frames")

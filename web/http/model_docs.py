@@ -1,5 +1,5 @@
 """The model documents pages paint: what a page's boot JSON, its model JSON route and its live
-model topic (:mod:`web.live_models`) carry, built from one :class:`ModelSpec`.
+model topic (:mod:`web.push.page_models`) carry, built from one :class:`ModelSpec`.
 
 A spec is everything a page chose (its table or screen, language, theme, bead content, good
 roads, columns; the embed's roads and size; a lobby's tables, paging and title), parsed from the

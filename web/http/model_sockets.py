@@ -1,4 +1,4 @@
-"""WebSocket push of the board models pages paint (:mod:`web.live_models`), with the same frames,
+"""WebSocket push of the board models pages paint (:mod:`web.push.page_models`), with the same frames,
 deltas, keepalives and fan-out as the snapshot sockets (:func:`web.http.ws.stream`).
 
 Endpoints (the query options are those of the page and of its model JSON route):
@@ -24,7 +24,7 @@ from roads import errors as domain
 from web.http import handshake, model_docs
 from web.http.errors import ApiError, from_domain_error
 from web.http.ws import CLOSE_UNKNOWN_TABLE, error_frame, stream
-from web.live_models import get_live_models
+from web.push.page_models import get_live_models
 from web.service import get_service
 
 bp = Blueprint("model_ws", __name__)

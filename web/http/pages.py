@@ -4,7 +4,7 @@ Every page paints the board model of :mod:`web.render.model` with ``static/js/pa
 whose viewBox is the model's canvas), the same model the PNG routes paint with Pillow, so HTML
 and PNG show the same thing. The page gets its first document (:mod:`web.http.model_docs`) in its
 boot JSON; live pages then receive that document's changes over their model socket
-(:mod:`web.http.model_sockets`, :mod:`web.live_models`: deltas of the model, built once per
+(:mod:`web.http.model_sockets`, :mod:`web.push.page_models`: deltas of the model, built once per
 update for every screen with the same options), never a fetch per update. Colours come from
 ``/theme.css`` (:func:`web.render.theme.theme_css`).
 
@@ -40,9 +40,9 @@ from web import i18n
 from web.http import display, model_docs
 from web.http.model_docs import EMBED_DEFAULT_SIZE, RELEASE, ModelSpec
 from web.http.query import int_arg
-from web.live_models import get_live_models
+from web.push.page_models import get_live_models
 from web.render.theme import THEMES, theme_css
-from web.push import push_urls
+from web.push.nchan import push_urls
 from web.service import get_service
 from web.settings import get_settings
 

@@ -13,7 +13,7 @@ Protocol (server -> client, JSON text frames)::
     {"type": "error", "error": {"status": 404, "code": "unknown_table", "message": "...", "field": "table_id"}}
 
 The first frame after connecting is always the full current snapshot; after that, a client
-that holds the previous version gets the delta (:mod:`web.frames`, :mod:`web.delta`), any
+that holds the previous version gets the delta (:mod:`web.push.frames`, :mod:`web.push.delta`), any
 other (it skipped versions, or the shoe changed) the full snapshot again; a client that sees
 a gap resyncs by reconnecting (docs/frontend.md "Live updates"). An unknown table gets the
 error frame, then close code 4404. Client -> server frames are read and dropped: more than
@@ -21,7 +21,7 @@ error frame, then close code 4404. Client -> server frames are read and dropped:
 WebSocket pings are answered by simple-websocket itself.
 
 Fan-out, slow and dead clients (docs/frontend.md "Live updates": latest-only per client,
-slow clients skip): :mod:`web.http.fanout` offers each
+slow clients skip): :mod:`web.push.fanout` offers each
 new version to every connection's :class:`Subscriber`. The offer writes one prebuilt frame
 (:class:`FrameCache`: built once per version per process, identical for every client)
 straight to the socket when the socket takes it at once; otherwise the connection's own
@@ -65,9 +65,9 @@ from web.settings import get_settings
 from web.http import handshake
 from roads import errors as domain
 from web.http.errors import ApiError, from_domain_error
-from web.frames import FrameCache, text_frame
-from web.http.fanout import fanout_of
-from web.hub import Message
+from web.push.frames import FrameCache, text_frame
+from web.push.fanout import fanout_of
+from web.push.hub import Message
 from web.service import get_service
 
 bp = Blueprint("ws", __name__)
@@ -78,7 +78,7 @@ MAX_CLIENT_FRAMES = 64
 POLL_S = 1.0
 """Longest a connection's thread waits before checking that its client is still there, in
 seconds (a connection object without the wake-up hook): a closed connection frees its
-server thread within this time (fan-out threads: :data:`web.http.fanout.POLL_S`)."""
+server thread within this time (fan-out threads: :data:`web.push.fanout.POLL_S`)."""
 
 CLOSE_WAIT_S = 5.0
 """Longest a close waits for a write in progress on the same socket, in seconds."""
@@ -90,7 +90,7 @@ LOBBY_TOPIC = "lobby"
 
 
 def table_topic(table_id: str) -> str:
-    """The hub topic of a table's snapshots (:class:`web.hub.Hub`): ``"table:<table_id>"``."""
+    """The hub topic of a table's snapshots (:class:`web.push.hub.Hub`): ``"table:<table_id>"``."""
     return f"table:{table_id}"
 
 

@@ -21,7 +21,7 @@ Model keys::
      "glyphs": {text: [size, baseline]}}   # text inside cells, fractions of the cell (glyphs())
 
 A new round appends cells to roads and replaces a few small panels, so a live screen is sent
-the changed parts (:func:`web.delta.diff` of two models). The options, road cells and glyph
+the changed parts (:func:`web.push.delta.diff` of two models). The options, road cells and glyph
 metrics every model is made of are in :mod:`web.render.pieces`; lobby tiles and pages in
 :mod:`web.render.screen`.
 """

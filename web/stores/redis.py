@@ -214,11 +214,11 @@ class RedisStore(Store):
 
     @property
     def db(self) -> redis.Redis:
-        """The client of this store's Redis (``decode_responses``; for :mod:`web.push_lease`)."""
+        """The client of this store's Redis (``decode_responses``; for :mod:`web.push.leases`)."""
         return self._db
 
     db_errors = (redis.RedisError,)
-    """What calls on :attr:`db` raise when Redis fails (for :mod:`web.push_lease`)."""
+    """What calls on :attr:`db` raise when Redis fails (for :mod:`web.push.leases`)."""
 
     def __repr__(self) -> str:
         return f"RedisStore({self._safe_url()!r}, prefix={self.prefix!r})"

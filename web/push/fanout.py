@@ -2,7 +2,7 @@
 
 A screen is a :class:`web.http.ws.Subscriber`: its ``offer(message)`` never blocks (the newest
 message only, slow screens skip versions). :class:`Fanout` calls it for every subscriber of a
-topic on every new version of that topic published on the :class:`web.hub.Hub`.
+topic on every new version of that topic published on the :class:`web.push.hub.Hub`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import logging
 import threading
 from typing import Any
 
-from web.hub import Hub, Message
+from web.push.hub import Hub, Message
 
 log = logging.getLogger(__name__)
 
@@ -22,7 +22,7 @@ subscribers, in seconds (its thread ends within this time after the last one lea
 
 INLINE_PREFIX = "model:"
 """Topics whose new versions are offered to their screens in the publishing thread itself:
-board models, which :mod:`web.live_models` publishes outside every table lock (a feed
+board models, which :mod:`web.push.page_models` publishes outside every table lock (a feed
 request after its write, or the models' worker). Offers never block, so this only spares
 the hand-over to a fan-out thread per topic. Snapshot topics (``table:``, ``lobby``) are
 published under a table's lock: their fan-out threads take the offers out of it."""
@@ -32,7 +32,7 @@ class Fanout:
     """Offers each new version of a topic to every subscriber: model topics in the publishing
     thread (:data:`INLINE_PREFIX`), other topics from one sender thread per watched topic.
 
-    Only a topic's fan-out thread waits on the :class:`web.hub.Hub`; the per-connection
+    Only a topic's fan-out thread waits on the :class:`web.push.hub.Hub`; the per-connection
     threads wait on their own :class:`web.http.ws.Subscriber`. A fan-out thread starts with the topic's
     first subscriber and ends (within :data:`POLL_S`) after its last one leaves, so threads
     are bounded by the number of watched tables plus the lobby. Thread-safe.

@@ -33,7 +33,7 @@ publishes the newest message of every topic that changed, so a slow nchan makes 
 publisher skip versions (then the channel gets the snapshot frame, not a delta), never queue.
 
 Several processes on the Redis store: each POST is first claimed through
-:mod:`web.push_lease` (a lease per channel and the channel's last posted version in Redis),
+:mod:`web.push.leases` (a lease per channel and the channel's last posted version in Redis),
 so one process publishes each channel and nchan gets each version once, in version order.
 """
 
@@ -47,9 +47,9 @@ import zlib
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-from web.delta import diff
-from web.frames import FrameCache, delta_text, epoch
-from web.hub import Hub, Message
+from web.push.delta import diff
+from web.push.frames import FrameCache, delta_text, epoch
+from web.push.hub import Hub, Message
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +73,7 @@ TIMEOUT_S = 5.0
 
 def ws_topic_path(topic: str) -> str:
     """The URL path tail of a topic: ``table:T1`` -> ``tables/T1``, ``model:ab12`` -> ``models/ab12``
-    (a page's board model, :mod:`web.live_models`), ``lobby`` -> ``lobby``."""
+    (a page's board model, :mod:`web.push.page_models`), ``lobby`` -> ``lobby``."""
     kind, _, rest = topic.partition(":")
     if kind == "table":
         return "tables/" + rest
@@ -109,7 +109,7 @@ def push_urls(prefix: str | None, topic: str, embedded_path: str,
 class NchanPublisher:
     """One thread that publishes the hub's messages to nchan (``ROADS_NCHAN_PUBLISH_URL``).
 
-    :meth:`offer` (called by :meth:`web.hub.Hub.publish`, in the writer's thread) only swaps
+    :meth:`offer` (called by :meth:`web.push.hub.Hub.publish`, in the writer's thread) only swaps
     the topic's newest message into a dict and wakes the thread. The thread POSTs, for each
     topic with a new message, to channel ``<topic>`` the delta from the version it last
     published there (also when versions were skipped in between), or the snapshot frame after
@@ -128,7 +128,7 @@ class NchanPublisher:
         self._host, self._port = parts.hostname, parts.port or 80
         self._path = parts.path if parts.path.endswith("/") else parts.path + "/"
         self.hub, self.frames, self.keepalive_s = hub, frames, keepalive_s
-        self.gate = gate  # web.push_lease.ChannelLeases (several processes) or None
+        self.gate = gate  # web.push.leases.ChannelLeases (several processes) or None
         self._unsent: dict[str, int] = {}  # channel -> version claimed whose POST has not succeeded
         self._cond = threading.Condition()
         self._pending: dict[str, Message] = {}
@@ -286,7 +286,7 @@ class NchanPublisher:
                 self._sent_at[topic] = now
 
     def _claim(self, channel: str, version: int | None) -> int | None:
-        """:meth:`web.push_lease.ChannelLeases.claim` (-1 without a gate: one process)."""
+        """:meth:`web.push.leases.ChannelLeases.claim` (-1 without a gate: one process)."""
         if self.gate is None:
             return -1
         last = self.gate.claim(channel, version, retry=version is not None and self._unsent.get(channel) == version)
@@ -387,7 +387,7 @@ def init_app(app: Any, hub: Hub, frames: FrameCache) -> NchanPublishers | None:
     url = get_settings(app).nchan_publish_url
     if not url:
         return None
-    from web import push_lease
+    from web.push import leases as push_lease
     from web.service import get_service
 
     try:

@@ -8,8 +8,8 @@ When the spec's source topic (``table:<id>`` or ``lobby``) publishes, the feed w
 thread (a table, :meth:`LiveModels.built_here`) or one worker thread of the app (the lobby,
 and writes that come another way) rebuilds the document (:func:`web.http.model_docs.build`) and publishes it on the model
 topic with the source's version, once for every screen that shares the spec: the frame cache
-(:mod:`web.frames`) then sends a screen holding the previous version only the changed parts
-(:mod:`web.delta`; a new shoe is a new epoch: a full frame). A document equal to the last one
+(:mod:`web.push.frames`) then sends a screen holding the previous version only the changed parts
+(:mod:`web.push.delta`; a new shoe is a new epoch: a full frame). A document equal to the last one
 is not published again.
 
 Only topics somebody watches are rebuilt: a socket of this process (the fan-out's subscribers)
@@ -33,7 +33,7 @@ from typing import Any, Iterator
 import orjson
 from flask import Flask, current_app
 
-from web.hub import Message
+from web.push.hub import Message
 
 EXTENSION = "roads.live_models"
 """The ``app.extensions`` key of the app's :class:`LiveModels`."""
