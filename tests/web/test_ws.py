@@ -530,7 +530,7 @@ def test_the_fan_outs_send_never_waits_on_a_gevent_socket():
     gevent = pytest.importorskip("gevent")
     from gevent import socket as gsocket
 
-    from web.http.ws import _nonblocking_send
+    from web.push.subscriber import _nonblocking_send
 
     for make in (socket.socketpair, gsocket.socketpair):
         writer, reader = make()  # the reader never reads: a stuck screen

@@ -1,6 +1,6 @@
-"""Fan-out of a topic's new versions to the WebSocket screens that watch it (:mod:`web.http.ws`).
+"""Fan-out of a topic's new versions to the WebSocket screens that watch it (:mod:`web.push.subscriber`).
 
-A screen is a :class:`web.http.ws.Subscriber`: its ``offer(message)`` never blocks (the newest
+A screen is a :class:`web.push.subscriber.Subscriber`: its ``offer(message)`` never blocks (the newest
 message only, slow screens skip versions). :class:`Fanout` calls it for every subscriber of a
 topic on every new version of that topic published on the :class:`web.push.hub.Hub`.
 """
@@ -33,7 +33,7 @@ class Fanout:
     thread (:data:`INLINE_PREFIX`), other topics from one sender thread per watched topic.
 
     Only a topic's fan-out thread waits on the :class:`web.push.hub.Hub`; the per-connection
-    threads wait on their own :class:`web.http.ws.Subscriber`. A fan-out thread starts with the topic's
+    threads wait on their own :class:`web.push.subscriber.Subscriber`. A fan-out thread starts with the topic's
     first subscriber and ends (within :data:`POLL_S`) after its last one leaves, so threads
     are bounded by the number of watched tables plus the lobby. Thread-safe.
     """

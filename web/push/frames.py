@@ -5,6 +5,7 @@ Two kinds of frame carry a message of :mod:`web.push.hub` (JSON text; ``docs/fro
 
     {"type":"snapshot","topic":"table:T1","version":57,"data":{...the whole document...}}
     {"type":"delta","topic":"table:T1","base":56,"version":57,"ops":[...web.push.delta ops...]}
+    {"type":"keepalive","topic":"table:T1","version":57}      (an idle connection or channel)
 
 A client that holds version ``base`` applies the delta's operations (:func:`web.push.delta.apply`,
 ``static/js/delta.js``); any other client gets the snapshot frame. There is no delta for a
@@ -55,6 +56,13 @@ def snapshot_text(topic: str, message: Message, *, posted: bool = True) -> bytes
     :mod:`web.http.full_frames`)."""
     return b'{"type":"snapshot",%s"topic":%s,"version":%d,"data":%s}' % (
         b"" if posted else b'"posted":false,', json.dumps(topic).encode(), message.version, message.payload)
+
+
+def keepalive_text(topic: str, version: int) -> bytes:
+    """``{"type":"keepalive","topic":...,"version":...}`` as UTF-8 bytes: what an idle socket
+    (:mod:`web.push.subscriber`) or nchan channel (:mod:`web.push.nchan`) gets, naming the
+    version the topic is at (a page holding an older one has missed a frame)."""
+    return b'{"type":"keepalive","topic":%s,"version":%d}' % (json.dumps(topic).encode(), version)
 
 
 def epoch(message: Message) -> Any:

@@ -48,7 +48,7 @@ from typing import Any
 from urllib.parse import quote, urlsplit
 
 from web.push.delta import diff
-from web.push.frames import FrameCache, delta_text, epoch
+from web.push.frames import FrameCache, delta_text, epoch, keepalive_text
 from web.push.hub import Hub, Message
 
 log = logging.getLogger(__name__)
@@ -282,7 +282,7 @@ class NchanPublisher:
                     self._sent_at.pop(topic, None)
                     continue
                 if held is not None:
-                    self._post(topic, b'{"type":"keepalive","topic":"%s","version":%d}' % (topic.encode(), held.version))
+                    self._post(topic, keepalive_text(topic, held.version))
                 self._sent_at[topic] = now
 
     def _claim(self, channel: str, version: int | None) -> int | None:
