@@ -37,6 +37,7 @@ from roads.shoe_roads import ShoeRoads
 from roads.snapshot import build_snapshot
 from roads.table import ShoeRecord, Table
 from web.push.delta import diff
+from web.push import topics
 from web.push.hub import Hub
 
 PAST_SHOE_CACHE = 64
@@ -225,7 +226,7 @@ class Views:
 
     def lobby_json(self) -> tuple[int, bytes]:
         """``(lobby version, JSON of list_tables())``, joined once per change, when first asked for."""
-        message = self.hub.latest("lobby")
+        message = self.hub.latest(topics.LOBBY)
         if message is None:
             return 0, b"[]"
         return message.version, message.payload
@@ -352,7 +353,7 @@ class Views:
                 entry[key] = snap[key]
         view = TableView(table.seq, snap, Encoded(snap), entry, Encoded(entry))
         previous, t.view = t.view, view
-        self.hub.publish(f"table:{t.id}", view.version, view.encoded, document=snap)
+        self.hub.publish(topics.table(t.id), view.version, view.encoded, document=snap)
         if publish_lobby:
             self._update_lobby(t, previous)
 
@@ -373,7 +374,7 @@ class Views:
             entries[i], parts[i] = view.lobby_entry, view.lobby_encoded
             self._lobby_version += view.version - (previous.version if previous is not None else 0)
             self._lobby_entries, self._lobby_parts = entries, parts
-            self.hub.publish("lobby", self._lobby_version, _joined(parts), document=entries,
+            self.hub.publish(topics.LOBBY, self._lobby_version, _joined(parts), document=entries,
                              ops=_entry_ops(i, old_entry, view.lobby_entry))
 
     def publish_lobby(self) -> None:
@@ -395,7 +396,7 @@ class Views:
         self._lobby_index = {table_id: i for i, table_id in enumerate(ids)}
         self._lobby_version = total
         self._lobby_stale = False
-        self.hub.publish("lobby", total, _joined(parts), document=entries)
+        self.hub.publish(topics.LOBBY, total, _joined(parts), document=entries)
 
 
 def _entry_ops(i: int, old: dict[str, Any], new: dict[str, Any]) -> Any:

@@ -41,6 +41,7 @@ import orjson
 from flask import Blueprint, Response, current_app
 
 from web.push.frames import FrameCache, snapshot_text
+from web.push import topics
 from web.push.hub import Message
 from web.http import model_docs
 from web.http.errors import BadRequest
@@ -83,7 +84,7 @@ def table_frame(table_id: str) -> Response:
     _since()
     service = get_service()
     service.table(table_id)
-    topic = f"table:{table_id}"
+    topic = topics.table(table_id)
     return _answer(topic, service.hub.latest_or(topic, lambda: service.snapshot_json(table_id)), lobby=False)
 
 
@@ -92,7 +93,7 @@ def lobby_frame() -> Response:
     """The lobby list's snapshot frame."""
     _since()
     service = get_service()
-    return _answer("lobby", service.hub.latest_or("lobby", service.lobby_json), lobby=True)
+    return _answer(topics.LOBBY, service.hub.latest_or(topics.LOBBY, service.lobby_json), lobby=True)
 
 
 def _model(make_spec: Callable[[], model_docs.ModelSpec]) -> Response:
@@ -106,7 +107,7 @@ def _model(make_spec: Callable[[], model_docs.ModelSpec]) -> Response:
     else:  # no page here asked for it: built for this answer only (never registered, never followed)
         doc = model_docs.build(spec)
         message = Message(int(doc.get("version") or 0), orjson.dumps(doc), document=doc)
-    return _answer(spec.topic, message, lobby=spec.source == "lobby")
+    return _answer(spec.topic, message, lobby=spec.source == topics.LOBBY)
 
 
 @bp.get("/models/tables/<table_id>")

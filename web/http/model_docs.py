@@ -35,6 +35,7 @@ from web.http import display, screens
 from web.http.errors import BadRequest
 from web.http.query import BAD_PARAMETER, bad_parameter, int_arg
 from web.paths import STATIC_DIR
+from web.push import topics
 from web.render.layout import LayoutError
 from web.render.model import BoardOptions, ModelError, board_model
 from web.render.theme import THEMES
@@ -92,12 +93,12 @@ class ModelSpec:
     @property
     def topic(self) -> str:
         """The live model topic of this spec: ``"model:<16 hex digits>"`` (a digest of the spec)."""
-        return "model:" + hashlib.blake2b(repr(self).encode(), digest_size=8).hexdigest()
+        return topics.model(hashlib.blake2b(repr(self).encode(), digest_size=8).hexdigest())
 
     @property
     def source(self) -> str:
         """The hub topic whose messages change this document: ``table:<id>`` or ``lobby``."""
-        return f"table:{self.table}" if self.page in ("table", "embed") else "lobby"
+        return topics.table(self.table) if self.page in ("table", "embed") else topics.LOBBY  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------------------------- from the request
@@ -200,7 +201,7 @@ def lobby_page(spec: ModelSpec, page: int, orient: str | None = None) -> dict[st
 
 
 def _lobby_version() -> int:
-    latest = get_service().hub.latest("lobby")
+    latest = get_service().hub.latest(topics.LOBBY)
     return latest.version if latest is not None else get_service().lobby_json()[0]
 
 

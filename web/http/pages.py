@@ -42,7 +42,7 @@ from web.http.model_docs import EMBED_DEFAULT_SIZE, RELEASE, ModelSpec
 from web.http.query import int_arg
 from web.push.page_models import get_live_models
 from web.render.theme import THEMES, theme_css
-from web.push.nchan import push_urls
+from web.push.topics import push_urls
 from web.service import get_service
 from web.settings import get_settings
 

@@ -35,7 +35,7 @@ from flask import Blueprint, Flask, current_app
 from roads import errors as domain
 from web.http import handshake
 from web.http.errors import ApiError, from_domain_error
-from web.push import subscriber
+from web.push import subscriber, topics
 from web.push.fanout import fanout_of
 from web.push.frames import FrameCache
 from web.service import get_service
@@ -45,14 +45,6 @@ bp = Blueprint("ws", __name__)
 
 CLOSE_UNKNOWN_TABLE = 4404
 """Close code sent after the error frame for an unknown table (4000-4999: application codes)."""
-
-LOBBY_TOPIC = "lobby"
-
-
-def table_topic(table_id: str) -> str:
-    """The hub topic of a table's snapshots (:class:`web.push.hub.Hub`): ``"table:<table_id>"``."""
-    return f"table:{table_id}"
-
 
 def error_frame(err: ApiError) -> str:
     """``{"type":"error","error":{...}}`` in the one error shape of :mod:`web.http.errors`."""
@@ -80,14 +72,14 @@ def table_socket(ws: Any, table_id: str) -> None:
         ws.send(error_frame(err))
         ws.close(reason=CLOSE_UNKNOWN_TABLE if err.status == 404 else 1008, message=err.code)
         return
-    stream(ws, table_topic(table_id), lambda: service.snapshot_json(table_id))
+    stream(ws, topics.table(table_id), lambda: service.snapshot_json(table_id))
 
 
 @handshake.route(bp, "/ws/lobby")
 def lobby_socket(ws: Any) -> None:
     """Live lobby list (every table's lobby entry)."""
     service = get_service()
-    stream(ws, LOBBY_TOPIC, service.lobby_json)
+    stream(ws, topics.LOBBY, service.lobby_json)
 
 
 def init_app(app: Flask) -> None:

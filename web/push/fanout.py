@@ -11,6 +11,7 @@ import logging
 import threading
 from typing import Any
 
+from web.push import topics
 from web.push.hub import Hub, Message
 
 log = logging.getLogger(__name__)
@@ -20,7 +21,7 @@ POLL_S = 1.0
 subscribers, in seconds (its thread ends within this time after the last one leaves)."""
 
 
-INLINE_PREFIX = "model:"
+INLINE = topics.is_model
 """Topics whose new versions are offered to their screens in the publishing thread itself:
 board models, which :mod:`web.push.page_models` publishes outside every table lock (a feed
 request after its write, or the models' worker). Offers never block, so this only spares
@@ -30,7 +31,7 @@ published under a table's lock: their fan-out threads take the offers out of it.
 
 class Fanout:
     """Offers each new version of a topic to every subscriber: model topics in the publishing
-    thread (:data:`INLINE_PREFIX`), other topics from one sender thread per watched topic.
+    thread (:data:`INLINE`), other topics from one sender thread per watched topic.
 
     Only a topic's fan-out thread waits on the :class:`web.push.hub.Hub`; the per-connection
     threads wait on their own :class:`web.push.subscriber.Subscriber`. A fan-out thread starts with the topic's
@@ -45,7 +46,7 @@ class Fanout:
         hub.listen(self._on_publish)
 
     def _on_publish(self, topic: str, message: Message) -> None:
-        if not topic.startswith(INLINE_PREFIX):
+        if not INLINE(topic):
             return
         subs = self._subs.get(topic)
         if not subs or message is not self.hub.latest(topic):
@@ -62,7 +63,7 @@ class Fanout:
         """Add ``sub``; offer it at once anything published since its first frame."""
         with self._lock:
             subs = self._subs.get(sub.topic)
-            start = subs is None and not sub.topic.startswith(INLINE_PREFIX)
+            start = subs is None and not INLINE(sub.topic)
             if subs is None:
                 subs = self._subs[sub.topic] = set()
             subs.add(sub)
@@ -78,7 +79,7 @@ class Fanout:
             subs = self._subs.get(sub.topic)
             if subs is not None:
                 subs.discard(sub)
-                if not subs and sub.topic.startswith(INLINE_PREFIX):
+                if not subs and INLINE(sub.topic):
                     del self._subs[sub.topic]  # (other topics: their fan-out thread lets go of it)
 
     def subscribers(self, topic: str) -> int:

@@ -1,6 +1,6 @@
 """Latest-only fan-out of snapshots to live clients (WebSocket pushers, the nchan publisher).
 
-Each topic (``"table:<id>"``, or ``"lobby"``) keeps only its newest message. A subscriber
+Each topic (:mod:`web.push.topics`) keeps only its newest message. A subscriber
 waits for a version newer than the one it has seen and gets the newest message, never a
 queue: a slow or dead client skips intermediate versions and never holds up the publisher
 or the other clients ("latest-only per client; slow clients skip", ``docs/frontend.md``).
@@ -144,7 +144,7 @@ class Hub:
         return message
 
     def listen(self, listener: Any) -> None:
-        """Call ``listener(topic, message)`` after every publish (e.g. :mod:`web.nchan`)."""
+        """Call ``listener(topic, message)`` after every publish (the nchan publisher, :mod:`web.push.nchan`)."""
         with self._lock:
             self._listeners = [*self._listeners, listener]
 

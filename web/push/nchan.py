@@ -17,9 +17,9 @@ is the nginx configuration. Two settings (``app.config``, else the environment):
     ``<prefix>full/`` + the path of its topic's WebSocket route without ``/ws/``
     (``<prefix>full/models/tables/<id>?<the page's options>``, ``<prefix>full/tables/<id>``,
     ``<prefix>full/lobby``): nginx passes those to this service's :mod:`web.http.full_frames`
-    routes through a one-second cache; for those, a ``ws``/``wss`` prefix is used as
-    ``http``/``https``. Unset: the service's own WebSocket routes (``/ws/tables/<id>``,
-    ``/ws/lobby``, ``/ws/models/...``), where a reconnect is the resync.
+    routes through a one-second cache (:func:`web.push.topics.push_urls`). Unset: the
+    service's own WebSocket routes (``/ws/tables/<id>``, ``/ws/lobby``, ``/ws/models/...``),
+    where a reconnect is the resync.
 
 Channels: topic ``table:T1`` is channel ``table:T1`` (every frame: deltas, the snapshot after
 a new shoe or a gap, keepalives); the lobby and the model topics likewise. nchan keeps the
@@ -69,41 +69,6 @@ RETRY_S = (0.05, 2.0)
 
 TIMEOUT_S = 5.0
 """Connect and read timeout of a POST to nchan, in seconds."""
-
-
-def ws_topic_path(topic: str) -> str:
-    """The URL path tail of a topic: ``table:T1`` -> ``tables/T1``, ``model:ab12`` -> ``models/ab12``
-    (a page's board model, :mod:`web.push.page_models`), ``lobby`` -> ``lobby``."""
-    kind, _, rest = topic.partition(":")
-    if kind == "table":
-        return "tables/" + rest
-    if kind == "model":
-        return "models/" + rest
-    return topic
-
-
-def push_urls(prefix: str | None, topic: str, embedded_path: str,
-              full_path: str | None = None) -> tuple[str, str | None]:
-    """``(subscribe URL, full-frame URL or None)`` for a page of ``topic``, given the
-    ``ROADS_PUSH_URL`` setting ``prefix``.
-
-    ``embedded_path`` is the service's own WebSocket path of the topic with its query (e.g.
-    ``/ws/models/tables/T1?orient=landscape``), used when ``prefix`` is unset (then there is
-    no full-frame URL: a reconnect resyncs). The full-frame URL is ``<prefix>full/`` + the
-    path after ``/ws/`` of ``full_path`` (default ``embedded_path``): nginx maps it to
-    :mod:`web.http.full_frames`. ``full_path`` must name every option the document depends on
-    (the pages add the language they resolved from ``Accept-Language``): it is the key of
-    nginx's cache, and any process builds the document from it.
-    """
-    if prefix is None:
-        return embedded_path, None
-    full = prefix
-    if full.startswith("ws://"):
-        full = "http://" + full[5:]
-    elif full.startswith("wss://"):
-        full = "https://" + full[6:]
-    _, marker, rest = (full_path or embedded_path).partition("/ws/")
-    return prefix + ws_topic_path(topic), full + "full/" + (rest if marker else ws_topic_path(topic))
 
 
 class NchanPublisher:

@@ -33,6 +33,7 @@ from typing import Any, Iterator
 import orjson
 from flask import Flask, current_app
 
+from web.push import topics
 from web.push.hub import Message
 
 EXTENSION = "roads.live_models"
@@ -41,7 +42,7 @@ EXTENSION = "roads.live_models"
 MAX_TOPICS = 1024
 """Most model topics kept per process (distinct page options and orientations across all screens)."""
 
-INLINE_PREFIX = "table:"
+INLINE = topics.is_table
 """Sources whose model topics a feed write rebuilds in its own thread, after its record is
 durable and its table lock released (:meth:`LiveModels.built_here`): one write of a table
 makes one build of each of its pages' models, so nothing is gained by coalescing, and under
@@ -155,7 +156,7 @@ class LiveModels:
 
     @contextlib.contextmanager
     def built_here(self) -> Iterator[None]:
-        """Within the block, a publish of a table topic (:data:`INLINE_PREFIX`) in this thread
+        """Within the block, a publish of a table topic (:data:`INLINE`) in this thread
         queues its pages' model builds, and they run in this thread as the (outermost) block
         ends, outside any table lock; other sources, and publishes outside such a block, go to
         the worker as before. The feed wraps each write in it (:mod:`web.http.feed`)."""
@@ -178,7 +179,7 @@ class LiveModels:
             if not dependants:
                 return
             here = getattr(self._local, "work", None)
-            if here is not None and topic.startswith(INLINE_PREFIX):
+            if here is not None and INLINE(topic):
                 here.update((t, self._specs[t]) for t in dependants if t in self._specs)
                 return
             self._dirty.update(dependants)
