@@ -692,13 +692,13 @@ def model_bytes(shoes: int = 20) -> None:
 
 
 def encoding(shoes: int = 20, repeat: int = 200) -> None:
-    """Encoding an 80-round snapshot: orjson (web.views.encode, same bytes) beside json.dumps."""
+    """Encoding an 80-round snapshot: orjson (web.snapshots.encode, same bytes) beside json.dumps."""
     from roads.shoe_roads import ShoeRoads
     from roads.outcome import RoundResult
     from roads.cards import parse_cards
     from roads.snapshot import build_snapshot
     from roads.variants import DEFAULT_VARIANT_ID, get_variant
-    from web.views import encode
+    from web.snapshots import encode
 
     fast, slow = [], []
     for k in range(shoes):

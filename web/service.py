@@ -1,8 +1,9 @@
 """The service: writes to the tables' records, made durable, applied and published.
 
 One :class:`Service` per app (``app.extensions["roads.service"]``, see :func:`init_app` and
-:func:`get_service`). It owns the :class:`web.stores.Store`, the :class:`web.push.hub.Hub` and the
-read model (:class:`web.views.Views`, whose read methods it passes through).
+:func:`get_service`). It owns the :class:`web.stores.Store` and the read model
+(:attr:`Service.read`, a :class:`web.read_model.ReadModel` on the :class:`web.push.hub.Hub`),
+which readers use directly.
 
 A write (:data:`roads.table.Write`: record a round, start a shoe, void or correct a round,
 cards of a round dealt card by card, the table's state) is orchestration only; the rules are
@@ -15,7 +16,7 @@ the record's (:class:`roads.table.Table`):
    from the store and decides once more before refusing;
 3. ``Store.append`` (durable before anything else happens); when another process took the
    ``seq`` (:class:`web.stores.SeqTaken`), catch up and decide again;
-4. ``Table.apply`` and ``Views.refresh`` (new snapshot encoded once, published to the hub).
+4. ``Table.apply`` and ``ReadModel.refresh`` (new snapshot encoded once, published to the hub).
 
 Versions: a table's version is the number of events applied to it (1, 2, 3, ... with no
 gaps), so a restart that replays the store gives the same versions; a shoe's version is the
@@ -36,13 +37,16 @@ from flask import Flask, current_app
 from roads.errors import (BadTableId, NotInRecord, RecordConflict, TableError, TableNotAllowed, TooManyTables,
                           UnknownTable)
 from roads.events import Event
+from roads.ids import TABLE_ID_RULE, is_table_id
+from roads.live import SetState
 from roads.table import Unchanged, Write
 from roads.variants import get_variant
 from web.push.hub import Hub
-from roads.ids import TABLE_ID_RULE, is_table_id
+from web.read_model import ReadModel
 from web.settings import ConfigError, get_settings
+from web.snapshots import state_json
 from web.stores import SeqTaken, Store, StoreUnavailable, TableLimitReached, open_store
-from web.views import TableSlot, Views
+from web.tables import TableSlot
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +86,8 @@ class Service:
         self.max_tables = max_tables
         self.only_configured_tables = only_configured_tables
         self._create_lock = threading.Lock()
-        self.views = Views(self.hub)
+        self.read = ReadModel(self.hub)
+        self.tables = self.read.tables
         for table_id, cfg in (tables or {}).items():
             variant_id = cfg.get("variant")
             if variant_id is not None:
@@ -91,7 +96,7 @@ class Service:
                 except ValueError as e:
                     raise ConfigError(f"ROADS_TABLES[{table_id!r}].variant: {e}") from None
             try:
-                self.views.add_configured(table_id, cfg.get("name"), variant_id, cfg.get("limits"))
+                self.tables.add_configured(table_id, cfg.get("name"), variant_id, cfg.get("limits"))
             except TableError as e:
                 raise ConfigError(f"ROADS_TABLES[{table_id!r}].{e.field or 'limits'}: {e}") from None
         self._load()
@@ -100,46 +105,13 @@ class Service:
     def _load(self) -> None:
         count = 0
         for ev in self.store.load():
-            self.views.slot(ev.table).table.apply(ev)
+            self.tables.slot(ev.table).table.apply(ev)
             count += 1
-        self.views.sort_order()
-        for t in self.views.slots.values():
-            self.views.refresh(t, publish_lobby=False)
-        self.views.publish_lobby()
-        log.info("loaded %d events of %d tables", count, len(self.views.slots))
-
-    # ------------------------------------------------------------------ reads (web.views)
-    def table(self, table_id: str) -> dict[str, Any]:
-        """:meth:`web.views.Views.table`."""
-        return self.views.table(table_id)
-
-    def list_tables(self) -> list[dict[str, Any]]:
-        """:meth:`web.views.Views.list_tables`."""
-        return self.views.list_tables()
-
-    def lobby_json(self) -> tuple[int, bytes]:
-        """:meth:`web.views.Views.lobby_json`."""
-        return self.views.lobby_json()
-
-    def snapshot(self, table_id: str, shoe: int | None = None) -> dict[str, Any]:
-        """:meth:`web.views.Views.snapshot`."""
-        return self.views.snapshot(table_id, shoe)
-
-    def snapshot_json(self, table_id: str, shoe: int | None = None) -> tuple[int, bytes]:
-        """:meth:`web.views.Views.snapshot_json`."""
-        return self.views.snapshot_json(table_id, shoe)
-
-    def shoes(self, table_id: str) -> list[dict[str, Any]]:
-        """:meth:`web.views.Views.shoes`."""
-        return self.views.shoes(table_id)
-
-    def shoe(self, table_id: str, shoe: int) -> dict[str, Any]:
-        """:meth:`web.views.Views.shoe`."""
-        return self.views.shoe(table_id, shoe)
-
-    def rounds(self, table_id: str, shoe: int) -> list[dict[str, Any]]:
-        """:meth:`web.views.Views.rounds`."""
-        return self.views.rounds(table_id, shoe)
+        self.tables.sort_order()
+        for t in self.tables.slots.values():
+            self.read.refresh(t, publish_lobby=False)
+        self.read.publish_lobby()
+        log.info("loaded %d events of %d tables", count, len(self.tables.slots))
 
     # ------------------------------------------------------------------ writes
     def write(self, table_id: str, write: Write) -> Ack:
@@ -155,7 +127,7 @@ class Service:
         cannot be read or written (the HTTP edge maps each, ``web.http.errors``). Nothing
         changes when it raises.
         """
-        known = self.views.slots.get(table_id)
+        known = self.tables.slots.get(table_id)
         if self.only_configured_tables and (known is None or not known.configured):
             raise TableNotAllowed(f"table {table_id[:40]!r} is not one of the configured tables (ROADS_TABLES), "
                                   "and only those may be written (ROADS_ONLY_CONFIGURED_TABLES)", field="table_id")
@@ -168,7 +140,7 @@ class Service:
         self._check_table_id(table_id)
         with self._create_lock:
             self._check_room(table_id)
-            with self.views.locked(table_id) as t:  # dropped again when the write is refused
+            with self.tables.locked(table_id) as t:  # dropped again when the write is refused
                 return self._write_locked(t, write)
 
     def _check_room(self, table_id: str) -> None:
@@ -178,10 +150,10 @@ class Service:
         (:class:`web.stores.TableLimitReached`), so the limit holds for all of them together."""
         if self.max_tables is None:
             return
-        known = self.views.slots.get(table_id)
+        known = self.tables.slots.get(table_id)
         if known is not None and known.visible:  # created meanwhile (by another process)
             return
-        count = sum(1 for t in list(self.views.slots.values()) if t.visible)
+        count = self.tables.count()
         if count >= self.max_tables:
             raise _too_many_tables(f"the service already keeps {count} tables", table_id)
 
@@ -199,7 +171,7 @@ class Service:
                     raise
                 outcome = t.table.decide(write, self.clock)
             if isinstance(outcome, Unchanged):
-                return Ack(False, self.views.ack(t, "unchanged", write, outcome.shoe, outcome.round))
+                return Ack(False, ack_body(t, "unchanged", write, outcome.shoe, outcome.round))
             try:
                 self.store.append(outcome)
             except SeqTaken:
@@ -212,9 +184,9 @@ class Service:
             new_table = t.table.seq == 0
             t.table.apply(outcome)
             if new_table:
-                self.views.add_to_order(t.id)
-            self.views.refresh(t)
-            return Ack(True, self.views.ack(t, "recorded", write, outcome.shoe, outcome.round))
+                self.tables.add_to_order(t.id)
+            self.read.refresh(t)
+            return Ack(True, ack_body(t, "recorded", write, outcome.shoe, outcome.round))
         raise StoreUnavailable(f"table {table_id!r} is being written by other processes; try again")
 
     @staticmethod
@@ -227,7 +199,7 @@ class Service:
         another process may have created it, so catch up from the store first. Raises
         :class:`roads.errors.UnknownTable` when the store has no such table (nothing is kept)."""
         if is_table_id(table_id):
-            with self.views.locked(table_id) as t:
+            with self.tables.locked(table_id) as t:
                 if not t.visible:
                     self._catch_up_for_write(t)
                 if t.visible:
@@ -250,8 +222,8 @@ class Service:
         for ev in events:
             t.table.apply(ev)
         if events:
-            self.views.add_to_order(t.id)
-            self.views.refresh(t)
+            self.tables.add_to_order(t.id)
+            self.read.refresh(t)
 
     def apply_external(self, event: Event) -> None:
         """Apply an event another process stored (the store's follower thread calls this).
@@ -259,19 +231,40 @@ class Service:
         Ignores events already applied; catches up from the store when ``event`` skips ahead
         (raising :class:`web.stores.StoreUnavailable` when the store cannot be read then).
         """
-        with self.views.locked(event.table) as t:
+        with self.tables.locked(event.table) as t:
             if event.seq <= t.table.seq:
                 return
             if event.seq > t.table.seq + 1:
                 self._catch_up(t)
                 return
             t.table.apply(event)
-            self.views.add_to_order(t.id)
-            self.views.refresh(t)
+            self.tables.add_to_order(t.id)
+            self.read.refresh(t)
 
     def close(self) -> None:
         """Close the store."""
         self.store.close()
+
+
+def ack_body(t: TableSlot, status: str, write: Write, shoe: int, round_no: int | None = None) -> dict[str, Any]:
+    """The response body of a write: ``{"status", "table", "version", "shoe"}`` plus, for a
+    round, ``"round"``, its ``"result"`` and ``"void"`` as stored now, or ``"in_progress"``
+    while it is dealt card by card; for a table state, ``{"status", "table", "version",
+    "state"}`` (caller holds the lock)."""
+    table = t.table
+    if isinstance(write, SetState):
+        return {"status": status, "table": t.id, "version": table.seq, "state": state_json(table)}
+    body: dict[str, Any] = {"status": status, "table": t.id, "version": table.seq, "shoe": shoe}
+    if round_no is not None:
+        body["round"] = round_no
+        s = table.shoes.get(shoe)
+        stored = s.round(round_no) if s is not None else None
+        if stored is not None:
+            body["result"] = None if stored.result is None else stored.result.to_json()
+            body["void"] = stored.void_json()
+        elif s is not None and s.in_progress is not None and s.in_progress.number == round_no:
+            body["in_progress"] = s.in_progress.to_json()
+    return body
 
 
 def _too_many_tables(kept: str, table_id: str) -> TooManyTables:

@@ -222,8 +222,8 @@ def test_operations_that_do_not_fit_are_refused(ops):
 
 
 def test_snapshot_bytes_are_those_of_the_standard_json_encoding():
-    """The JSON API's bytes must not change with the faster encoder (web.views.encode)."""
-    from web.views import encode
+    """The JSON API's bytes must not change with the faster encoder (web.snapshots.encode)."""
+    from web.snapshots import encode
 
     rng = random.Random(5)
     for i, snap in enumerate(random_table_history(rng, shoes=30)):

@@ -155,7 +155,7 @@ def check_roads(img, regions, snap, theme):
 def snapshot(app, table="T1", shoe=None):
     from web.service import get_service
 
-    return get_service(app).snapshot(table, shoe)
+    return get_service(app).read.snapshot(table, shoe)
 
 
 def test_the_hand_made_shoe_has_leading_ties_tails_ties_and_a_blocked_column(app, client, auth):
@@ -469,12 +469,12 @@ def test_lobby_tiles_show_each_tables_big_road(app, client, auth):
     img = decode(client.get("/lobby.png?width=1600&height=900&lang=lo"))
     from web.service import get_service
 
-    tables = get_service(app).list_tables()
+    tables = get_service(app).read.list_tables()
     with app.test_request_context("/lobby.png?width=1600&height=900&lang=lo"):
         from web.http import screens
         from web.render.model import BoardOptions
 
-        model = screens.lobby_page_model(get_service(app), BoardOptions(
+        model = screens.lobby_page_model(get_service(app).read, BoardOptions(
             kind="tile", width=1600, height=900, lang="lo", min_text=24, extra={"screen": True}),
             screens.paging({}), title=None, with_stale=True)
     assert [t["id"] for t in model["tiles"]] == ["A", "B"]

@@ -27,7 +27,7 @@ def snapshot(tmp_path_factory):
         r = client.post("/api/tables/T1/rounds", json={"shoe": 1, "round": i, "player": p, "banker": b},
                         headers={"Authorization": "Bearer test-token"})
         assert r.status_code == 201
-    snap = get_service(app).snapshot("T1")
+    snap = get_service(app).read.snapshot("T1")
     close_app(app)
     return snap
 

@@ -354,7 +354,7 @@ def test_the_table_limit_holds_across_processes_sharing_redis(tmp_path, prefix, 
             err = resp.json["error"]
             assert (err["code"], err["field"]) == ("too_many_tables", "table_id") and "3 tables" in err["message"]
         assert sorted(raw.hkeys(prefix + "heads")) == ["A1", "A2"]
-        assert set(get_service(b).views.slots) == {"C1"}
+        assert set(get_service(b).tables.slots) == {"C1"}
         assert feed_b.round(1, 1, P1, B1, table="C1").status_code == 201  # a configured table always may
         assert feed_b.round(1, 2, P2, B2, table="A1").status_code == 201  # so may a table that exists
         assert sorted(raw.hkeys(prefix + "heads")) == ["A1", "A2", "C1"]

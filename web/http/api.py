@@ -18,7 +18,7 @@ from flask import Blueprint, Response, current_app, request
 
 from web.http.openapi import document
 from web.service import get_service
-from web.views import encode
+from web.snapshots import encode
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -42,7 +42,7 @@ def _snapshot_response(table_id: str, version: int, payload: bytes) -> Response:
 def tables() -> Response:
     """``{"version": lobby version, "tables": [...]}`` (each: id, name, variant, shoe, round,
     last, good_roads, side_bets, version, big_road)."""
-    version, payload = get_service().lobby_json()
+    version, payload = get_service().read.lobby_json()
     body = b'{"version":%d,"tables":%s}' % (version, payload)
     resp = Response(body, mimetype="application/json")
     resp.headers["Cache-Control"] = "no-cache"
@@ -52,7 +52,7 @@ def tables() -> Response:
 @bp.get("/tables/<table_id>")
 def table(table_id: str) -> Response:
     """The snapshot of the table's current shoe; 404 for an unknown table."""
-    version, payload = get_service().snapshot_json(table_id)
+    version, payload = get_service().read.snapshot_json(table_id)
     return _snapshot_response(table_id, version, payload)
 
 
@@ -60,14 +60,14 @@ def table(table_id: str) -> Response:
 def shoes(table_id: str) -> Response:
     """``{"table", "name", "shoes": [...]}``, oldest shoe first; 404 for an unknown table."""
     service = get_service()
-    info = service.table(table_id)
-    return _json({"table": info["id"], "name": info["name"], "shoes": service.shoes(table_id)})
+    info = service.read.table(table_id)
+    return _json({"table": info["id"], "name": info["name"], "shoes": service.read.shoes(table_id)})
 
 
 @bp.get("/tables/<table_id>/shoes/<int:shoe>")
 def shoe(table_id: str, shoe: int) -> Response:
     """The snapshot of shoe ``shoe`` (live or past); 404 for an unknown table or shoe."""
-    version, payload = get_service().snapshot_json(table_id, shoe)
+    version, payload = get_service().read.snapshot_json(table_id, shoe)
     return _snapshot_response(table_id, version, payload)
 
 
@@ -76,8 +76,8 @@ def rounds(table_id: str, shoe: int) -> Response:
     """``{"table", "shoe": {...summary}, "rounds": [...]}``: every recorded round of the shoe,
     voided ones included, each with the feed body that would record it again."""
     service = get_service()
-    summary = service.shoe(table_id, shoe)
-    return _json({"table": table_id, "shoe": summary, "rounds": service.rounds(table_id, shoe)})
+    summary = service.read.shoe(table_id, shoe)
+    return _json({"table": table_id, "shoe": summary, "rounds": service.read.rounds(table_id, shoe)})
 
 
 @bp.get("/openapi.json")

@@ -95,13 +95,13 @@ def _parse_time(iso: str | None) -> _dt.datetime | None:
     return parse_utc(iso)
 
 
-def shoe_facts(service: Any, table_id: str, snapshot: Mapping[str, Any]) -> dict[str, Any]:
+def shoe_facts(read: Any, table_id: str, snapshot: Mapping[str, Any]) -> dict[str, Any]:
     """``{"last_at": ISO time of the shoe's last result | None, "stale": bool}`` from the
     service's line of the snapshot's shoe (public ``shoe()``: one shoe, whatever the number the
     table has dealt); ``stale``: the current shoe's feed has been silent longer than
     ``ROADS_STALE_S``."""
     try:
-        last_at = service.shoe(table_id, snapshot.get("shoe")).get("last_round_at") or None
+        last_at = read.shoe(table_id, snapshot.get("shoe")).get("last_round_at") or None
     except Exception:  # an unknown table here is the caller's 404; the time is only decoration
         last_at = None
     stale = False

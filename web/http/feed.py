@@ -34,7 +34,7 @@ from web.http.schemas_live import CardsIn, StateIn
 from web.push.page_models import get_live_models
 from web.settings import get_settings
 from web.service import Ack, get_service
-from web.views import encode
+from web.snapshots import encode
 
 bp = Blueprint("feed", __name__, url_prefix="/api")
 

@@ -83,9 +83,9 @@ def table_frame(table_id: str) -> Response:
     """The snapshot frame of table ``table_id`` (404 ``unknown_table``)."""
     _since()
     service = get_service()
-    service.table(table_id)
+    service.read.table(table_id)
     topic = topics.table(table_id)
-    return _answer(topic, service.hub.latest_or(topic, lambda: service.snapshot_json(table_id)), lobby=False)
+    return _answer(topic, service.hub.latest_or(topic, lambda: service.read.snapshot_json(table_id)), lobby=False)
 
 
 @bp.get("/lobby")
@@ -93,14 +93,14 @@ def lobby_frame() -> Response:
     """The lobby list's snapshot frame."""
     _since()
     service = get_service()
-    return _answer(topics.LOBBY, service.hub.latest_or(topics.LOBBY, service.lobby_json), lobby=True)
+    return _answer(topics.LOBBY, service.hub.latest_or(topics.LOBBY, service.read.lobby_json), lobby=True)
 
 
 def _model(make_spec: Callable[[], model_docs.ModelSpec]) -> Response:
     _since()
     spec = make_spec()
     if spec.table is not None:
-        get_service().table(spec.table)
+        get_service().read.table(spec.table)
     live = get_live_models()
     if live.known(spec.topic):
         message = live.ensure(spec)

@@ -167,8 +167,7 @@ def _options(spec: ModelSpec, kind: str, size: tuple[int, int], **extra: Any) ->
 
 def board_doc(spec: ModelSpec, snap: Mapping[str, Any]) -> dict[str, Any]:
     """The table or embed document of ``spec`` for snapshot ``snap`` (see the module docstring)."""
-    service = get_service()
-    facts = display.shoe_facts(service, spec.table, snap)
+    facts = display.shoe_facts(get_service().read, spec.table, snap)
     tz = display.venue_tz()
     if spec.page == "embed":
         sizes = {"fixed": spec.size or EMBED_DEFAULT_SIZE}
@@ -189,20 +188,19 @@ def _paging(spec: ModelSpec, page: int) -> dict[str, Any]:
 def lobby_page(spec: ModelSpec, page: int, orient: str | None = None) -> dict[str, Any]:
     """``{"models": {orientation: page model}, "release", "version"}`` of lobby page ``page``
     (clamped to the last page; ``orient`` one orientation only)."""
-    service = get_service()
+    read = get_service().read
     models = {}
     for name, size in BOARD_SIZES.items():
         if orient in BOARD_SIZES and orient != name:
             continue
         opts = _options(spec, "tile", size, min_text=screens.SCREEN_MIN_TEXT, extra={"screen": True})
-        models[name] = checked(screens.lobby_page_model, service, opts, _paging(spec, page), title=spec.title,
+        models[name] = checked(screens.lobby_page_model, read, opts, _paging(spec, page), title=spec.title,
                                with_stale=False)
     return {"models": models, "release": RELEASE, "version": _lobby_version()}
 
 
 def _lobby_version() -> int:
-    latest = get_service().hub.latest(topics.LOBBY)
-    return latest.version if latest is not None else get_service().lobby_json()[0]
+    return get_service().read.lobby_version()
 
 
 def lobby_doc(spec: ModelSpec) -> dict[str, Any]:
@@ -224,7 +222,7 @@ def build(spec: ModelSpec) -> dict[str, Any]:
     unknown table, and :class:`BadRequest` for an option no model can be drawn with."""
     if spec.page == "lobby":
         return lobby_doc(spec)
-    return board_doc(spec, get_service().snapshot(spec.table))
+    return board_doc(spec, get_service().read.snapshot(spec.table))
 
 
 def hypothetical(table_id: str, snap: dict[str, Any], side: str) -> dict[str, Any]:
@@ -237,7 +235,7 @@ def hypothetical(table_id: str, snap: dict[str, Any], side: str) -> dict[str, An
     if side not in ("banker", "player"):
         raise BadRequest(f"ask must be banker or player, got {side!r}", field="ask", code=BAD_PARAMETER)
     pairs = []
-    for r in get_service().rounds(table_id, int(snap.get("shoe") or 1)):
+    for r in get_service().read.rounds(table_id, int(snap.get("shoe") or 1)):
         if r.get("void"):
             continue
         res = r.get("result") or {}

@@ -34,7 +34,7 @@ def _serve(ws: Any, make_spec: Callable[[], model_docs.ModelSpec]) -> None:
     try:
         spec = make_spec()
         if spec.table is not None:
-            get_service().table(spec.table)
+            get_service().read.table(spec.table)
         live = get_live_models()
         message = live.ensure(spec)
     except (ApiError, domain.TableError) as e:

@@ -141,9 +141,9 @@ def _table_doc(table_id: str, shoe: int | None, *, both: bool = False) -> tuple[
         spec = replace(spec, orient=None)
     ask = request.args.get("ask")
     if shoe is None and not ask:
-        get_service().table(table_id)
+        get_service().read.table(table_id)
         return spec, _live_doc(spec)
-    snap = get_service().snapshot(table_id, shoe)
+    snap = get_service().read.snapshot(table_id, shoe)
     if ask:
         snap = model_docs.hypothetical(table_id, snap, ask)
     return spec, model_docs.board_doc(spec, snap)
@@ -177,9 +177,9 @@ def past_shoe(table_id: str, shoe: int) -> str:
 
 def _board(table_id: str, shoe: int | None) -> str:
     service = get_service()
-    info = service.table(table_id)
+    info = service.read.table(table_id)
     spec, doc = _table_doc(table_id, shoe, both=True)
-    snapshot = service.snapshot(table_id, shoe)
+    snapshot = service.read.snapshot(table_id, shoe)
     live = shoe is None
     ctx = _common(spec.lang, spec.theme)
     api_url = url_for("api.table", table_id=table_id) if live else url_for("api.shoe", table_id=table_id, shoe=shoe)
@@ -203,7 +203,7 @@ def _board(table_id: str, shoe: int | None) -> str:
 
 def _embed_doc(table_id: str) -> tuple[ModelSpec, dict[str, Any]]:
     spec = model_docs.embed_spec(table_id)
-    get_service().table(table_id)
+    get_service().read.table(table_id)
     return spec, _live_doc(spec)
 
 
@@ -218,7 +218,7 @@ def embed(table_id: str) -> str:
     """Compact live widget for an ``<iframe>``. Query: ``roads``, ``cols``, ``w``/``h``, ``theme``
     (default light), ``lang``, ``bead``, ``good``. 404 unknown table; 400 naming a bad option."""
     spec, doc = _embed_doc(table_id)
-    info = get_service().table(table_id)
+    info = get_service().read.table(table_id)
     ctx = _common(spec.lang, spec.theme)
     boot = {
         "page": "embed", "table": table_id, "live": True,
@@ -248,7 +248,7 @@ def _lobby_page(name: str | None) -> str:
         "page_n": min(page, len(doc["pages"]["landscape"])), "rotate_s": doc["rotate_s"],
         "tableUrl": url_for("pages.table", table_id="{id}").replace("%7Bid%7D", "{id}"),
     }
-    return render_template("lobby.html", boot=boot, tables=get_service().list_tables(), api_url=url_for("api.tables"),
+    return render_template("lobby.html", boot=boot, tables=get_service().read.list_tables(), api_url=url_for("api.tables"),
                            **ctx)
 
 

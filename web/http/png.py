@@ -246,7 +246,7 @@ def _serve(key: Hashable, max_age: int, draw: Callable[[], bytes]) -> Response:
 
 def _snapshot(table_id: str, shoe: int | None) -> tuple[dict[str, Any], int, int, bool]:
     """``(snapshot, shoe number, version, is_current)``; NotFound from the service."""
-    snap = get_service().snapshot(table_id, shoe)
+    snap = get_service().read.snapshot(table_id, shoe)
     number = int(snap.get("shoe") or 0)
     version = int(snap.get("version") or 0)
     current = shoe is None or bool(snap.get("live"))
@@ -282,7 +282,7 @@ def _clock(snap: Mapping[str, Any], now: float) -> tuple[float, bool] | None:
 
 def _board_png(table_id: str, shoe: int | None, opts: dict[str, Any], roads: tuple[str, ...] | None) -> Response:
     snap, number, version, current = _snapshot(table_id, shoe)
-    facts = display.shoe_facts(get_service(), table_id, snap)
+    facts = display.shoe_facts(get_service().read, table_id, snap)
     facts["stale"] = facts["stale"] and current
     tz = display.venue_tz()
     image = roads[0] if roads else "board"
@@ -335,13 +335,13 @@ def _lobby_png(preset: dict[str, Any] | None) -> Response:
     if "good" not in request.args and preset.get("good") is not None:
         opts["patterns"] = display.parse_patterns(",".join(preset["good"]) or "none")
     page_opts = screens.paging(request.args, preset)
-    service = get_service()
-    tables = screens.pick_tables(service, page_opts["tables"], page_opts["states"], page_opts["sort"])
+    read = get_service().read
+    tables = screens.pick_tables(read, page_opts["tables"], page_opts["states"], page_opts["sort"])
     now = _now()
     per = page_opts["per_page"]
     page = min(page_opts["page"], max(1, -(-len(tables) // per)))
     shown = tables[(page - 1) * per: page * per]  # only the page's tables can show a countdown
-    clocks = tuple(_clock(screens.table_snapshot(service, t.get("id")), now) for t in shown)
+    clocks = tuple(_clock(screens.table_snapshot(read, t.get("id")), now) for t in shown)
     state = tuple((t.get("id"), t.get("shoe"), t.get("version")) for t in tables) + clocks
     state_id = int.from_bytes(hashlib.blake2b(repr(state).encode(), digest_size=8).digest(), "big")
     get_cache().note_current("*lobby*", 0, state_id, ordered=False)  # a new lobby state drops the older images
@@ -353,7 +353,7 @@ def _lobby_png(preset: dict[str, Any] | None) -> Response:
                           theme=opts["theme"], bead=opts["bead"], patterns=opts["patterns"],
                           min_text=screens.SCREEN_MIN_TEXT * min(opts["width"], opts["height"]) // 1080 or 12,
                           still=True, extra={"screen": True})
-        model = screens.lobby_page_model(service, bo, page_opts, title=preset.get("title"), with_stale=True, now=now)
+        model = screens.lobby_page_model(read, bo, page_opts, title=preset.get("title"), with_stale=True, now=now)
         return paint_png.encode_png(paint_png.paint(model, indexed=True), theme=opts["theme"])
 
     return _serve(key, _max_age(True, clocks, now), draw)

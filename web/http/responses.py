@@ -4,7 +4,7 @@
 models (every model forbids keys it does not name, and names which keys are always there),
 and ``tests/web/test_openapi.py`` validates real answers against that document: a key renamed
 or added in the code, or one dropped, fails there. The bodies themselves are built by
-:mod:`web.views`, :mod:`roads.record` and :class:`roads.outcome.RoundResult` (``to_json``);
+:mod:`web.snapshots`, :mod:`web.service` (write answers), :mod:`roads.record` and :class:`roads.outcome.RoundResult` (``to_json``);
 snapshots keep their own schema, ``roads/schema/snapshot.schema.json``.
 
 Times are ISO 8601 UTC text (``"2024-06-15T12:00:00.123Z"``); ``version`` numbers are the

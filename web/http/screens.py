@@ -130,13 +130,13 @@ def table_state(entry: Mapping[str, Any]) -> str:
     return value if value in TABLE_STATES else UNKNOWN_STATE
 
 
-def pick_tables(service: Any, wanted: list[str] | None, states: list[str] | None = None,
+def pick_tables(read: Any, wanted: list[str] | None, states: list[str] | None = None,
                 sort: str | None = None) -> list[dict[str, Any]]:
-    """The lobby entries (``service.list_tables()``) of ``wanted`` ids in that order (all when
+    """The lobby entries (``read.list_tables()``) of ``wanted`` ids in that order (all when
     ``None``; an id without an entry, no round yet or misspelt, as :func:`waiting_entry`), only
     those in one of ``states`` (when given), open tables first with ``sort="open"``
     (:data:`OPEN_ORDER`; a stable sort, so the order is kept within a rank)."""
-    listed = service.list_tables()
+    listed = read.list_tables()
     if wanted is not None:  # a listed id the service does not know yet: a tile waiting for its first round
         by_id = {t.get("id"): t for t in listed}
         listed = [by_id.get(t) or waiting_entry(t) for t in wanted]
@@ -154,11 +154,11 @@ def waiting_entry(table_id: str) -> dict[str, Any]:
     return {"id": table_id, "name": table_id, "waiting": True}
 
 
-def table_snapshot(service: Any, table_id: Any) -> Mapping[str, Any]:
+def table_snapshot(read: Any, table_id: Any) -> Mapping[str, Any]:
     """The table's current snapshot (public ``snapshot()``), ``{}`` for a table gone meanwhile
     or not known yet (a :func:`waiting_entry`)."""
     try:
-        return service.snapshot(table_id)
+        return read.snapshot(table_id)
     except Exception:  # a table gone between the list and its snapshot
         return {}
 
@@ -193,13 +193,13 @@ class TileCache:
 _TILES = TileCache()
 
 
-def lobby_page_model(service: Any, opts: BoardOptions, page_opts: Mapping[str, Any], *, title: str | None,
+def lobby_page_model(read: Any, opts: BoardOptions, page_opts: Mapping[str, Any], *, title: str | None,
                      with_stale: bool, now: float | None = None) -> dict[str, Any]:
     """The lobby model of ``page_opts["page"]`` (clamped to the last page) for the screen's
     tables; each tile from the table's snapshot (public ``snapshot()``) and shoe facts.
     ``with_stale``: tiles of silent feeds say so (the PNG; pages say it themselves); ``now``:
     Unix seconds the tiles' countdowns are read against (default the clock)."""
-    entries = pick_tables(service, page_opts["tables"], page_opts.get("states"), page_opts.get("sort"))
+    entries = pick_tables(read, page_opts["tables"], page_opts.get("states"), page_opts.get("sort"))
     per = page_opts["per_page"]
     pages = max(1, -(-len(entries) // per))
     page = min(page_opts["page"], pages)
@@ -208,13 +208,13 @@ def lobby_page_model(service: Any, opts: BoardOptions, page_opts: Mapping[str, A
     rows = []
     for t in chosen:
         try:
-            snap = dict(service.snapshot(t["id"]))
+            snap = dict(read.snapshot(t["id"]))
         except Exception:  # a table gone between the list and its snapshot, or not known yet
             if not t.get("waiting"):
                 continue
             snap = {"table": t["id"]}
         snap.setdefault("name", t.get("name"))
-        facts = shoe_facts(service, t["id"], snap)
+        facts = shoe_facts(read, t["id"], snap)
         rows.append((snap, facts["last_at"], facts["stale"] and with_stale))
     model = lobby_model(rows, opts, title=title, page=page, pages=pages, tz=tz,
                         tile_cache=lambda s, o, la, st: _TILES(s, o, la, st, tz, now))

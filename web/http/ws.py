@@ -66,20 +66,20 @@ def table_socket(ws: Any, table_id: str) -> None:
     """Live snapshots of one table; error frame + close 4404 for an unknown table."""
     service = get_service()
     try:
-        service.table(table_id)
+        service.read.table(table_id)
     except domain.TableError as e:
         err = from_domain_error(e)
         ws.send(error_frame(err))
         ws.close(reason=CLOSE_UNKNOWN_TABLE if err.status == 404 else 1008, message=err.code)
         return
-    stream(ws, topics.table(table_id), lambda: service.snapshot_json(table_id))
+    stream(ws, topics.table(table_id), lambda: service.read.snapshot_json(table_id))
 
 
 @handshake.route(bp, "/ws/lobby")
 def lobby_socket(ws: Any) -> None:
     """Live lobby list (every table's lobby entry)."""
     service = get_service()
-    stream(ws, topics.LOBBY, service.lobby_json)
+    stream(ws, topics.LOBBY, service.read.lobby_json)
 
 
 def init_app(app: Flask) -> None:
