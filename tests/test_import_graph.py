@@ -155,7 +155,7 @@ def test_render_imports_neither_flask_nor_the_settings():
 
 def test_importing_the_renderers_imports_no_flask():
     """At run time too: the ``web`` package does not import its Flask app until asked for it."""
-    code = ("import sys, web.render.board, web.render.model, web.render.screen; "
+    code = ("import sys, web.render.board, web.render.model, web.render.tiles; "
             "print(sorted(m for m in ('flask', 'web.settings', 'web.app') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert (out.returncode, out.stdout.strip()) == (0, "[]"), out.stderr

@@ -40,7 +40,7 @@
     return t;
   }
 
-  // Betting countdowns (web/render/live_panel.py): text with data-cd (Unix s betting closes)
+  // Betting countdowns (web/render/status_panel.py): text with data-cd (Unix s betting closes)
   // ticks against the server's clock. Every server time seen (a model's "now", the page's
   // boot "now") is at most the server's clock when it arrives, and a model pushed or cached a
   // while ago is older still, so the offset kept is the largest seen (observeClock).

@@ -12,7 +12,7 @@ from PIL import Image
 from support.feed import dealt_rounds
 from web.render import paint_png
 from web.render.model import BoardOptions, board_model
-from web.render.screen import lobby_model
+from web.render.tiles import lobby_model
 from web.render.theme import COLOUR_NAMES, DIM_ALPHA, THEMES
 
 

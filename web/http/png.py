@@ -50,7 +50,7 @@ from web.http import display, screens
 from web.http.errors import BadRequest, NotFound
 from web.http.query import BAD_PARAMETER, bad_parameter, choice_arg, int_arg
 from web.render import layout as layout_mod
-from web.render import live_panel, paint_png
+from web.render import status_panel, paint_png
 from web.render.model import BoardOptions, ModelError, board_model
 from web.render.theme import DEFAULT_THEME, THEMES
 from web.service import get_service
@@ -277,7 +277,7 @@ def _now() -> float:
 
 def _clock(snap: Mapping[str, Any], now: float) -> tuple[float, bool] | None:
     state = snap.get("state")
-    return live_panel.clock_key(state if isinstance(state, Mapping) else None, now)
+    return status_panel.clock_key(state if isinstance(state, Mapping) else None, now)
 
 
 def _board_png(table_id: str, shoe: int | None, opts: dict[str, Any], roads: tuple[str, ...] | None) -> Response:

@@ -29,9 +29,9 @@ from roads.live import TABLE_STATES
 from web.http.display import shoe_facts, venue_tz
 from web.http.errors import BadRequest, NotFound
 from web.http.query import BAD_PARAMETER, int_arg, quoted
-from web.render import live_panel
+from web.render import status_panel
 from web.render.model import BoardOptions
-from web.render.screen import MAX_PER_PAGE, lobby_model, tile_model
+from web.render.tiles import MAX_PER_PAGE, lobby_model, tile_model
 from web.settings import get_settings
 
 DEFAULT_PER_PAGE = 6
@@ -165,7 +165,7 @@ def table_snapshot(read: Any, table_id: Any) -> Mapping[str, Any]:
 
 class TileCache:
     """Tile models by (table, shoe, version, options, last_at, stale, and for a still image
-    what its betting countdown says, :func:`web.render.live_panel.clock_key`); bounded, thread-safe."""
+    what its betting countdown says, :func:`web.render.status_panel.clock_key`); bounded, thread-safe."""
 
     def __init__(self, size: int = 512) -> None:
         self.size = size
@@ -175,7 +175,7 @@ class TileCache:
     def __call__(self, snap: Mapping[str, Any], opts: BoardOptions, last_at: str | None, stale: bool,
                  tz: str, now: float | None = None) -> dict[str, Any]:
         state = snap.get("state")
-        clock = (live_panel.clock_key(state if isinstance(state, Mapping) else None, time.time() if now is None else now)
+        clock = (status_panel.clock_key(state if isinstance(state, Mapping) else None, time.time() if now is None else now)
                  if opts.still else None)
         key = (snap.get("table"), snap.get("shoe"), snap.get("version"), opts, last_at, stale, tz, clock)
         with self._lock:

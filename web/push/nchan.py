@@ -55,7 +55,7 @@ log = logging.getLogger(__name__)
 
 KEEPALIVE_S = 20.0
 """Seconds between keepalive frames on a channel whose topic publishes nothing (pages close
-a connection silent for 75 s: ``static/js/live.js``)."""
+a connection silent for 75 s: ``static/js/push_socket.js``)."""
 
 MIN_POST_INTERVAL_S = 0.2
 """Shortest time between two posts to one channel, in seconds: versions published faster

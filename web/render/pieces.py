@@ -1,6 +1,6 @@
 """What every board model is made of: its options, its road cells, its glyph metrics, venue time.
 
-Shared by :mod:`web.render.model` (boards and embeds) and :mod:`web.render.screen` (lobby
+Shared by :mod:`web.render.model` (boards and embeds) and :mod:`web.render.tiles` (lobby
 tiles and pages), so neither imports the other's internals.
 """
 
@@ -23,7 +23,7 @@ MODEL_VERSION = 1
 """The ``"v"`` of every model; a change of keys or meanings raises it."""
 
 KINDS: tuple[str, ...] = ("board", "embed", "tile")
-"""Kinds of a single-board model (a lobby page is kind ``"lobby"``, :mod:`web.render.screen`)."""
+"""Kinds of a single-board model (a lobby page is kind ``"lobby"``, :mod:`web.render.tiles`)."""
 
 MIN_TEXT_PX = 12
 """No text of a board or embed is smaller than this many canvas px (docs/frontend.md)."""
@@ -50,7 +50,7 @@ class BoardOptions:
     (:data:`web.render.cells.BEAD_CONTENT`), ``patterns`` (good roads to highlight, ``None``:
     :data:`roads.good_roads.HIGHLIGHTED_BY_DEFAULT`), ``min_text`` (smallest text px), ``still``
     (an image, which cannot tick: a betting countdown is said as the venue time betting closes,
-    :func:`web.render.live_panel.state_words`)."""
+    :func:`web.render.status_panel.state_words`)."""
 
     kind: str = "board"
     width: int = 1920
