@@ -411,7 +411,7 @@ def recorded_frames(tables: list[str], rounds: int) -> dict[str, list[bytes]]:
 
     from web import create_app
     from web.push.frames import FrameCache
-    from web.http import model_docs
+    from web.http import model_specs
     from web.push.hub import Hub
 
     with tempfile.TemporaryDirectory() as d:
@@ -420,14 +420,14 @@ def recorded_frames(tables: list[str], rounds: int) -> dict[str, list[bytes]]:
         out: dict[str, list[bytes]] = {}
         for k, table in enumerate(tables):
             with app.test_request_context(f"/tables/{table}?orient=landscape"):  # a landscape screen's topic
-                spec = model_docs.table_spec(table)
+                spec = model_specs.table_spec(table)
             have = None
             for i, cards in enumerate(dealt(rounds, seed=k), 1):
                 client.post(f"/api/tables/{table}/rounds", json={"shoe": 1, "round": i, "player": cards[0],
                                                                   "banker": cards[1]},
                             headers={"Authorization": f"Bearer {TOKEN}"})
                 with app.app_context():
-                    doc = model_docs.build(spec)
+                    doc = model_specs.build(spec)
                 message = hub.publish(spec.topic, doc["version"], orjson.dumps(doc), document=doc)
                 out.setdefault(table, []).append(frames.text_for(spec.topic, message, have))
                 have = message.version
@@ -642,7 +642,7 @@ def model_bytes(shoes: int = 20) -> None:
 
     from web import create_app
     from web.push.frames import FrameCache
-    from web.http import model_docs
+    from web.http import model_specs
     from web.push.hub import Hub
 
     def deflated(b: bytes) -> int:
@@ -664,7 +664,7 @@ def model_bytes(shoes: int = 20) -> None:
         for k in range(shoes):
             table, hub = f"S{k:03d}", Hub()
             with app.test_request_context(f"/tables/{table}?orient=landscape"):  # what a landscape screen follows
-                specs = {"table": model_docs.table_spec(table), "lobby": model_docs.lobby_spec()[0]}
+                specs = {"table": model_specs.table_spec(table), "lobby": model_specs.lobby_spec()[0]}
             for i, cards in enumerate(dealt(80, seed=1000 + k), 1):
                 client.post(f"/api/tables/{table}/rounds", json={"shoe": 1, "round": i, "player": cards[0],
                                                                   "banker": cards[1]}, headers=auth)
@@ -672,7 +672,7 @@ def model_bytes(shoes: int = 20) -> None:
                     continue
                 with app.app_context():
                     for name, spec in specs.items():
-                        doc = model_docs.build(spec)
+                        doc = model_specs.build(spec)
                         m = hub.publish(spec.topic, i, orjson.dumps(doc), document=doc)
                         if i == 75:
                             continue

@@ -1,4 +1,4 @@
-"""The lobby sorted and filtered by table state (web/http/screens.py): ``/lobby?state=betting,dealing``
+"""The lobby sorted and filtered by table state (web/http/screen_options.py): ``/lobby?state=betting,dealing``
 keeps only those tables, ``?sort=open`` puts open tables first (betting, then dealing or
 result, shuffling, closed, maintenance, no state; the configured order kept within each), on the
 page, its model JSON and socket, named screens and ``/lobby.png``; bad values are a 400 naming

@@ -471,7 +471,7 @@ def test_lobby_tiles_show_each_tables_big_road(app, client, auth):
 
     tables = get_service(app).read.list_tables()
     with app.test_request_context("/lobby.png?width=1600&height=900&lang=lo"):
-        from web.http import screens
+        from web.http import screen_options as screens
         from web.render.model import BoardOptions
 
         model = screens.lobby_page_model(get_service(app).read, BoardOptions(

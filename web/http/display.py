@@ -9,7 +9,7 @@ Display settings (fields of :class:`web.settings.Settings`, read with ``get_sett
 ``venue_tz`` (``ROADS_VENUE_TZ``: boards show the time of the last result in it), ``stale_s``
 (``ROADS_STALE_S``: a PNG of a feed silent longer says so), ``good_roads`` (``ROADS_GOOD_ROADS``:
 patterns highlighted unless ``good`` chooses) and ``screens`` (``ROADS_SCREENS``, see
-:mod:`web.http.screens`).
+:mod:`web.http.screen_options`).
 """
 
 from __future__ import annotations

@@ -43,7 +43,7 @@ from flask import Blueprint, Response, current_app
 from web.push.frames import FrameCache, snapshot_text
 from web.push import topics
 from web.push.hub import Message
-from web.http import model_docs
+from web.http import model_specs
 from web.http.errors import BadRequest
 from web.http.query import BAD_PARAMETER, int_arg
 from web.push.page_models import get_live_models
@@ -96,7 +96,7 @@ def lobby_frame() -> Response:
     return _answer(topics.LOBBY, service.hub.latest_or(topics.LOBBY, service.read.lobby_json), lobby=True)
 
 
-def _model(make_spec: Callable[[], model_docs.ModelSpec]) -> Response:
+def _model(make_spec: Callable[[], model_specs.ModelSpec]) -> Response:
     _since()
     spec = make_spec()
     if spec.table is not None:
@@ -105,7 +105,7 @@ def _model(make_spec: Callable[[], model_docs.ModelSpec]) -> Response:
     if live.known(spec.topic):
         message = live.ensure(spec)
     else:  # no page here asked for it: built for this answer only (never registered, never followed)
-        doc = model_docs.build(spec)
+        doc = model_specs.build(spec)
         message = Message(int(doc.get("version") or 0), orjson.dumps(doc), document=doc)
     return _answer(spec.topic, message, lobby=spec.source == topics.LOBBY)
 
@@ -113,22 +113,22 @@ def _model(make_spec: Callable[[], model_docs.ModelSpec]) -> Response:
 @bp.get("/models/tables/<table_id>")
 def table_model_frame(table_id: str) -> Response:
     """A table page's board model frame (options as ``/tables/<id>``, one ``orient`` as the page follows)."""
-    return _model(lambda: model_docs.table_spec(table_id))
+    return _model(lambda: model_specs.table_spec(table_id))
 
 
 @bp.get("/models/embed/<table_id>")
 def embed_model_frame(table_id: str) -> Response:
     """An embed's model frame (options as ``/embed/<id>``)."""
-    return _model(lambda: model_docs.embed_spec(table_id))
+    return _model(lambda: model_specs.embed_spec(table_id))
 
 
 @bp.get("/models/lobby")
 def lobby_model_frame() -> Response:
     """A lobby screen's model frame (options as ``/lobby``)."""
-    return _model(lambda: model_docs.lobby_spec()[0])
+    return _model(lambda: model_specs.lobby_spec()[0])
 
 
 @bp.get("/models/screens/<name>")
 def screen_model_frame(name: str) -> Response:
     """A named screen's model frame (options as ``/screens/<name>``; 404 ``unknown_screen``)."""
-    return _model(lambda: model_docs.lobby_spec(name)[0])
+    return _model(lambda: model_specs.lobby_spec(name)[0])

@@ -2,7 +2,7 @@
 
 Every page paints the board model of :mod:`web.render.model` with ``static/js/paint.js`` (SVG
 whose viewBox is the model's canvas), the same model the PNG routes paint with Pillow, so HTML
-and PNG show the same thing. The page gets its first document (:mod:`web.http.model_docs`) in its
+and PNG show the same thing. The page gets its first document (:mod:`web.http.model_specs`) in its
 boot JSON; live pages then receive that document's changes over their model socket
 (:mod:`web.http.model_sockets`, :mod:`web.push.page_models`: deltas of the model, built once per
 update for every screen with the same options), never a fetch per update. Colours come from
@@ -11,7 +11,7 @@ update for every screen with the same options), never a fetch per update. Colour
 Routes (all ``GET``):
 
 - ``/`` -> 302 to ``/lobby`` (query string kept)
-- ``/lobby``: a lobby screen (:mod:`web.http.screens`: ``tables``, ``per_page``, ``rotate_s``);
+- ``/lobby``: a lobby screen (:mod:`web.http.screen_options`: ``tables``, ``per_page``, ``rotate_s``);
   ``/screens/<name>``: a named screen (``ROADS_SCREENS``); models at ``/lobby/model.json``
   and ``/screens/<name>/model.json`` (``page``, ``orient`` = ``landscape`` | ``portrait``)
 - ``/tables/<table_id>``: the full live board; ``/tables/<table_id>/shoes/<shoe>`` any shoe, not
@@ -37,8 +37,8 @@ from urllib.parse import urlsplit
 from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
 
 from web import i18n
-from web.http import display, model_docs
-from web.http.model_docs import EMBED_DEFAULT_SIZE, RELEASE, ModelSpec
+from web.http import display, model_specs
+from web.http.model_specs import EMBED_DEFAULT_SIZE, RELEASE, ModelSpec
 from web.http.query import int_arg
 from web.push.page_models import get_live_models
 from web.render.theme import THEMES, theme_css
@@ -78,7 +78,7 @@ def _table_push(spec: ModelSpec, table_id: str) -> dict[str, Any]:
     live, prefix = get_live_models(), get_settings().push_url
     query = {k: v for k, v in request.args.items() if k not in ("page", "orient")}
     ws, full = {}, {}
-    for orient in model_docs.BOARD_SIZES:
+    for orient in model_specs.BOARD_SIZES:
         one = replace(spec, orient=orient)
         live.register(one)
         path = _ws_path("model_ws.table_models_socket", table_id=table_id, **query, orient=orient)
@@ -115,7 +115,7 @@ def _live_doc(spec: ModelSpec) -> dict[str, Any]:
     registered as followed (nchan)."""
     live = get_live_models()
     if spec.page == "table" and spec.orient is None:
-        docs = [live.ensure(replace(spec, orient=o)).document for o in model_docs.BOARD_SIZES]
+        docs = [live.ensure(replace(spec, orient=o)).document for o in model_specs.BOARD_SIZES]
         return {**docs[0], "models": {k: v for doc in docs for k, v in doc["models"].items()}}
     return live.ensure(spec, watch=spec.orient is not None).document
 
@@ -136,7 +136,7 @@ def _table_doc(table_id: str, shoe: int | None, *, both: bool = False) -> tuple[
     """``(spec, document)`` of a board: the live document for the current shoe, else built for
     ``shoe`` (past) or ``?ask=`` (the board as if that side won next); neither is live.
     ``both``: both orientations whatever ``?orient=`` says (the page's first models)."""
-    spec = model_docs.table_spec(table_id)
+    spec = model_specs.table_spec(table_id)
     if both:
         spec = replace(spec, orient=None)
     ask = request.args.get("ask")
@@ -145,8 +145,8 @@ def _table_doc(table_id: str, shoe: int | None, *, both: bool = False) -> tuple[
         return spec, _live_doc(spec)
     snap = get_service().read.snapshot(table_id, shoe)
     if ask:
-        snap = model_docs.hypothetical(table_id, snap, ask)
-    return spec, model_docs.board_doc(spec, snap)
+        snap = model_specs.hypothetical(table_id, snap, ask)
+    return spec, model_specs.board_doc(spec, snap)
 
 
 @bp.get("/tables/<table_id>/model.json")
@@ -202,7 +202,7 @@ def _board(table_id: str, shoe: int | None) -> str:
 # --------------------------------------------------------------------------- embed
 
 def _embed_doc(table_id: str) -> tuple[ModelSpec, dict[str, Any]]:
-    spec = model_docs.embed_spec(table_id)
+    spec = model_specs.embed_spec(table_id)
     get_service().read.table(table_id)
     return spec, _live_doc(spec)
 
@@ -232,7 +232,7 @@ def embed(table_id: str) -> str:
 # --------------------------------------------------------------------------- lobby screens
 
 def _lobby_page(name: str | None) -> str:
-    spec, page = model_docs.lobby_spec(name)
+    spec, page = model_specs.lobby_spec(name)
     doc = _live_doc(spec)
     ctx = _common(spec.lang, spec.theme)
     query = {k: v for k, v in request.args.items() if k != "page"}
@@ -254,9 +254,9 @@ def _lobby_page(name: str | None) -> str:
 
 def _lobby_json(name: str | None) -> Response:
     """``?page=N`` (or ``orient``): that page's models; neither: the live document (every page)."""
-    spec, page = model_docs.lobby_spec(name)
+    spec, page = model_specs.lobby_spec(name)
     if "page" in request.args or "orient" in request.args:
-        return jsonify(model_docs.lobby_page(spec, page, request.args.get("orient")))
+        return jsonify(model_specs.lobby_page(spec, page, request.args.get("orient")))
     return jsonify(_live_doc(spec))
 
 

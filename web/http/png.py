@@ -7,7 +7,7 @@ Routes (all ``GET``, ``image/png``):
 - ``/tables/<id>/roads/<road>.png``: one road (``bead_plate``, ``big_road``, ``big_eye_boy``,
   ``small_road``, ``cockroach_pig``) filling the image;
 - ``/lobby.png``: a lobby page, one tile per table (``tables``, ``per_page``, ``page`` as the
-  lobby screen, :mod:`web.http.screens`); ``/screens/<name>.png`` the same for a named screen.
+  lobby screen, :mod:`web.http.screen_options`); ``/screens/<name>.png`` the same for a named screen.
 
 Query options: ``width`` and ``height`` in pixels (64..3840, at most 3840x2160 pixels in
 all; defaults 1920x1080, one road 1200x300), ``columns`` or ``cols`` as on the pages (big-road
@@ -46,7 +46,7 @@ from typing import Any, Callable, Hashable
 
 from flask import Blueprint, Response, current_app, request
 
-from web.http import display, screens
+from web.http import display, screen_options as screens
 from web.http.errors import BadRequest, NotFound
 from web.http.query import BAD_PARAMETER, bad_parameter, choice_arg, int_arg
 from web.render import layout as layout_mod
@@ -361,7 +361,7 @@ def _lobby_png(preset: dict[str, Any] | None) -> Response:
 
 @bp.get("/lobby.png")
 def lobby_png() -> Response:
-    """A lobby page as an image: ``tables``, ``per_page``, ``page`` (:mod:`web.http.screens`)."""
+    """A lobby page as an image: ``tables``, ``per_page``, ``page`` (:mod:`web.http.screen_options`)."""
     return _lobby_png(None)
 
 

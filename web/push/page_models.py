@@ -2,11 +2,11 @@
 the snapshots, so a screen gets the model it paints (or what changed in it), never an HTTP
 fetch per update.
 
-A page's :class:`web.http.model_docs.ModelSpec` names its topic (``model:<digest>``). A topic is
+A page's :class:`web.http.model_specs.ModelSpec` names its topic (``model:<digest>``). A topic is
 registered when a page, its model JSON route or its socket asks for it (:meth:`LiveModels.register`).
 When the spec's source topic (``table:<id>`` or ``lobby``) publishes, the feed write's own
 thread (a table, :meth:`LiveModels.built_here`) or one worker thread of the app (the lobby,
-and writes that come another way) rebuilds the document (:func:`web.http.model_docs.build`) and publishes it on the model
+and writes that come another way) rebuilds the document (:func:`web.http.model_specs.build`) and publishes it on the model
 topic with the source's version, once for every screen that shares the spec: the frame cache
 (:mod:`web.push.frames`) then sends a screen holding the previous version only the changed parts
 (:mod:`web.push.delta`; a new shoe is a new epoch: a full frame). A document equal to the last one
@@ -16,7 +16,7 @@ Only topics somebody watches are rebuilt: a socket of this process (the fan-out'
 or, when this process publishes to nchan (``ROADS_NCHAN_PUBLISH_URL``), every topic registered
 as followed there (``watch=True``: nchan's subscribers are not visible here; a lobby or embed
 page when it is served, a table page's orientation when the page asks for it, see
-:func:`web.http.model_docs.orient_arg`). A topic nobody watched at its source's last
+:func:`web.http.model_specs.orient_arg`). A topic nobody watched at its source's last
 change is rebuilt when it is next asked for (:meth:`LiveModels.ensure`). At most
 :data:`MAX_TOPICS` topics are kept (least recently asked for dropped first). The worker ends
 after :data:`IDLE_EXIT_S` without work and starts again with the next change.
@@ -111,7 +111,7 @@ class LiveModels:
     def ensure(self, spec: Any, *, watch: bool = False) -> Message:
         """Register ``spec`` (``watch`` as :meth:`register`) and return its topic's message, built
         now if the topic has none, its source has moved on since, or nobody watched it at the last
-        change. Raises what :func:`web.http.model_docs.build` raises (needs an app context)."""
+        change. Raises what :func:`web.http.model_specs.build` raises (needs an app context)."""
         topic = self.register(spec, watch=watch)
         latest = self.hub.latest(topic)
         source = self.hub.latest(spec.source)
@@ -123,7 +123,7 @@ class LiveModels:
 
     # ------------------------------------------------------------------ building
     def _rebuild(self, topic: str, spec: Any) -> Message | None:
-        from web.http.model_docs import build
+        from web.http.model_specs import build
 
         with self._lock:  # (a topic dropped from the registry meanwhile gets a lock again)
             lock = self._build_locks.setdefault(topic, threading.Lock())

@@ -13,7 +13,7 @@ the lobby changes. Documents::
     lobby:        {"pages": {"landscape": [page model, ...], "portrait": [...]}, "release",
                    "version": lobby version, "rotate_s"}
 
-Models are :func:`web.render.model.board_model` and :func:`web.http.screens.lobby_page_model`;
+Models are :func:`web.render.model.board_model` and :func:`web.http.screen_options.lobby_page_model`;
 ``release`` is :data:`RELEASE` (a page whose release differs from the server's reloads).
 
 A table spec with an ``orient`` (``landscape`` | ``portrait``) holds that orientation's model
@@ -31,7 +31,7 @@ from typing import Any, Mapping
 from flask import request
 
 from web import i18n
-from web.http import display, screens
+from web.http import display, screen_options as screens
 from web.http.errors import BadRequest
 from web.http.query import BAD_PARAMETER, bad_parameter, int_arg
 from web.paths import STATIC_DIR
@@ -70,7 +70,7 @@ class ModelSpec:
     ``columns``, ``orient`` (table: one orientation's model, ``None`` = both); embed: ``roads``
     and ``size`` (w, h px); lobby: ``screen`` (a named screen or ``None``), ``tables`` (ids in
     order, ``None`` = all), ``per_page``, ``rotate_s``, ``title``, ``states`` (the state filter,
-    ``None`` = all) and ``sort`` (``"open"`` or ``None``, :mod:`web.http.screens`)."""
+    ``None`` = all) and ``sort`` (``"open"`` or ``None``, :mod:`web.http.screen_options`)."""
 
     page: str
     table: str | None
