@@ -1,7 +1,7 @@
 """CPU per round of a page's live model: building its document and its delta, beside an anchor.
 
 Every round posted to a table makes the live model topics (web/push/page_models.py) rebuild each
-watched page's document (:func:`web.http.model_specs.build`) and the push tier diff it against
+watched page's document (:meth:`web.push.documents.Documents.build`) and the push tier diff it against
 the previous one (:func:`web.push.delta.diff`). This bench feeds seeded shoes (bench/bench_push.py's
 ``dealt``) to an in-process app (Flask test client, SQLite in a temporary directory) and, at
 rounds ``--from``..``--to`` of each shoe, measures the thread CPU of both for the pages a screen
@@ -69,7 +69,7 @@ def measure(root: Path, tables: int, first: int, last: int, warm: bool) -> dict[
     def step(key: tuple[str, str], page: str, i: int) -> None:
         with app.app_context():
             t0 = time.thread_time()
-            doc = model_specs.build(specs[key])
+            doc = app.extensions["roads.push"].documents.build(specs[key])
             t1 = time.thread_time()
         before = prev.get(key)
         if before is not None and first <= i <= last:
@@ -89,7 +89,7 @@ def measure(root: Path, tables: int, first: int, last: int, warm: bool) -> dict[
                 for page, url in PAGES.items():
                     with app.test_request_context(url.format(t=f"W{k:03d}")), app.app_context():
                         spec = model_specs.embed_spec(f"W{k:03d}") if page == "embed" else model_specs.table_spec(f"W{k:03d}")
-                        model_specs.build(spec)
+                        app.extensions["roads.push"].documents.build(spec)
     for i in range(1, last + 1):
         for n in names:
             player, banker = deals[n][i - 1]

@@ -427,7 +427,7 @@ def recorded_frames(tables: list[str], rounds: int) -> dict[str, list[bytes]]:
                                                                   "banker": cards[1]},
                             headers={"Authorization": f"Bearer {TOKEN}"})
                 with app.app_context():
-                    doc = model_specs.build(spec)
+                    doc = app.extensions["roads.push"].documents.build(spec)
                 message = hub.publish(spec.topic, doc["version"], orjson.dumps(doc), document=doc)
                 out.setdefault(table, []).append(frames.text_for(spec.topic, message, have))
                 have = message.version
@@ -672,7 +672,7 @@ def model_bytes(shoes: int = 20) -> None:
                     continue
                 with app.app_context():
                     for name, spec in specs.items():
-                        doc = model_specs.build(spec)
+                        doc = app.extensions["roads.push"].documents.build(spec)
                         m = hub.publish(spec.topic, i, orjson.dumps(doc), document=doc)
                         if i == 75:
                             continue

@@ -91,7 +91,7 @@ def main() -> None:
                     for url, spec in specs:
                         if spec.page == "lobby" and step % 5:
                             continue
-                        doc = orjson.dumps(timeless(model_specs.build(spec)), option=orjson.OPT_SORT_KEYS)
+                        doc = orjson.dumps(timeless(app.extensions["roads.push"].documents.build(spec)), option=orjson.OPT_SORT_KEYS)
                         lines.append(f"{shoe}.{i} {url} {hashlib.sha256(doc).hexdigest()}")
         app.extensions["roads.service"].close()
     for line in lines:

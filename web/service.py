@@ -16,7 +16,10 @@ the record's (:class:`roads.table.Table`):
    from the store and decides once more before refusing;
 3. ``Store.append`` (durable before anything else happens); when another process took the
    ``seq`` (:class:`web.stores.SeqTaken`), catch up and decide again;
-4. ``Table.apply`` and ``ReadModel.refresh`` (new snapshot encoded once, published to the hub).
+4. ``Table.apply`` and ``ReadModel.refresh`` (new snapshot encoded once, published to the hub);
+5. once the table's lock is released, the table's watched page models are rebuilt in the
+   writer's own thread and the lobby's handed to their worker (:class:`web.push.page_models.PageModels`:
+   a screen has the round when the write has been answered).
 
 Versions: a table's version is the number of events applied to it (1, 2, 3, ... with no
 gaps), so a restart that replays the store gives the same versions; a shoe's version is the
@@ -41,7 +44,10 @@ from roads.ids import TABLE_ID_RULE, is_table_id
 from roads.live import SetState
 from roads.table import Unchanged, Write
 from roads.variants import get_variant
+from web import extensions
+from web.push import topics
 from web.push.hub import Hub
+from web.push.page_models import PageModels
 from web.read_model import ReadModel
 from web.settings import ConfigError, get_settings
 from web.snapshots import state_json
@@ -50,7 +56,7 @@ from web.tables import TableSlot
 
 log = logging.getLogger(__name__)
 
-EXTENSION = "roads.service"
+EXTENSION = extensions.SERVICE
 """The ``app.extensions`` key of the app's :class:`Service`."""
 
 APPEND_ATTEMPTS = 5
@@ -70,7 +76,9 @@ class Service:
 
     ``tables`` is the parsed ``ROADS_TABLES`` setting (:attr:`web.settings.Settings.tables`:
     ``name``, ``variant`` and ``limits`` of each table);
-    ``clock`` returns Unix seconds (tests may fix it); ``max_tables`` and
+    ``read`` the read model to fill (default: a new one on a new hub); ``page_models`` the
+    page-model topics told of every change (:class:`web.push.page_models.PageModels`, default
+    none); ``clock`` returns Unix seconds (tests may fix it); ``max_tables`` and
     ``only_configured_tables`` bound the tables that writes may create (``ROADS_MAX_TABLES``,
     ``ROADS_ONLY_CONFIGURED_TABLES``; :meth:`write`). Construction loads every stored event
     and publishes every table and the lobby. Raises :class:`web.settings.ConfigError` for a
@@ -78,16 +86,18 @@ class Service:
     """
 
     def __init__(self, store: Store, *, tables: Mapping[str, Mapping[str, Any]] | None = None,
-                 hub: Hub | None = None, clock: Callable[[], float] = time.time,
-                 max_tables: int | None = None, only_configured_tables: bool = False) -> None:
+                 read: ReadModel | None = None, page_models: PageModels | None = None,
+                 clock: Callable[[], float] = time.time, max_tables: int | None = None,
+                 only_configured_tables: bool = False) -> None:
         self.store = store
-        self.hub = hub or Hub()
+        self.read = read or ReadModel(Hub())
+        self.hub = self.read.hub
+        self.tables = self.read.tables
+        self.page_models = page_models
         self.clock = clock
         self.max_tables = max_tables
         self.only_configured_tables = only_configured_tables
         self._create_lock = threading.Lock()
-        self.read = ReadModel(self.hub)
-        self.tables = self.read.tables
         for table_id, cfg in (tables or {}).items():
             variant_id = cfg.get("variant")
             if variant_id is not None:
@@ -127,6 +137,14 @@ class Service:
         cannot be read or written (the HTTP edge maps each, ``web.http.errors``). Nothing
         changes when it raises.
         """
+        before = self.read.version(table_id)
+        try:
+            return self._write(table_id, write)
+        finally:
+            if self.read.version(table_id) != before:  # (a catch-up may change a table a refused write named)
+                self._changed(table_id, here=True)
+
+    def _write(self, table_id: str, write: Write) -> Ack:
         known = self.tables.slots.get(table_id)
         if self.only_configured_tables and (known is None or not known.configured):
             raise TableNotAllowed(f"table {table_id[:40]!r} is not one of the configured tables (ROADS_TABLES), "
@@ -236,10 +254,23 @@ class Service:
                 return
             if event.seq > t.table.seq + 1:
                 self._catch_up(t)
-                return
-            t.table.apply(event)
-            self.tables.add_to_order(t.id)
-            self.read.refresh(t)
+            else:
+                t.table.apply(event)
+                self.tables.add_to_order(t.id)
+                self.read.refresh(t)
+        self._changed(event.table, here=False)
+
+    def _changed(self, table_id: str, *, here: bool) -> None:
+        """Table ``table_id`` (and so the lobby) changed and its lock is released: rebuild the
+        page models of the table in this thread (``here``: a feed write, which answers once they
+        are out) or have the worker do it, and the lobby's in the worker."""
+        if self.page_models is None:
+            return
+        self.page_models.changed(topics.LOBBY)
+        if here:
+            self.page_models.rebuild(topics.table(table_id))
+        else:
+            self.page_models.changed(topics.table(table_id))
 
     def close(self) -> None:
         """Close the store."""
@@ -274,18 +305,20 @@ def _too_many_tables(kept: str, table_id: str) -> TooManyTables:
 
 
 # ----------------------------------------------------------------------------- flask glue
-def init_app(app: Flask) -> None:
-    """Open the store the settings select, load it into a :class:`Service`, and keep that in
-    ``app.extensions["roads.service"]``. Raises :class:`web.settings.ConfigError` for bad settings."""
+def init_app(app: Flask, read: ReadModel, page_models: PageModels | None = None) -> Service:
+    """Open the store the settings select, load it into ``read`` by a :class:`Service` that
+    tells ``page_models`` of every change, and keep the service in ``app.extensions["roads.service"]``.
+    Raises :class:`web.settings.ConfigError` for bad settings."""
     settings = get_settings(app)
     store = open_store(settings)
     try:
-        service = Service(store, tables=settings.tables, max_tables=settings.max_tables,
-                          only_configured_tables=settings.only_configured_tables)
+        service = Service(store, tables=settings.tables, read=read, page_models=page_models,
+                          max_tables=settings.max_tables, only_configured_tables=settings.only_configured_tables)
     except BaseException:
         store.close()
         raise
     app.extensions[EXTENSION] = service
+    return service
 
 
 def get_service(app: Flask | None = None) -> Service:

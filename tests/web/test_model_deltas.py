@@ -3,7 +3,7 @@ a screen that starts from the first whole document and applies every delta after
 every version, exactly the document built afresh for that version, in Python (web/push/delta.py)
 and in the page's own code (static/js/delta.js, run by Node when it is installed).
 
-The independent reference is the whole document (:func:`web.http.model_specs.build`, what the
+The independent reference is the whole document (:meth:`web.push.documents.Documents.build`, what the
 model JSON route answers): deltas are only applied, never compared with expected operations.
 Random shoes go through the feed API with voids, corrections and new shoes; a table page, an
 embed and a lobby screen each follow them. Also any two lists of keyed cells (hypothesis), the
@@ -137,7 +137,7 @@ def test_every_model_delta_applied_gives_the_document_built_afresh(app, client):
     for version, _ in enumerate(random_events(feed, rng, shoes=3), 1):
         events += 1
         with app.app_context():
-            docs = [model_specs.build(spec) for spec in specs]
+            docs = [app.extensions["roads.push"].documents.build(spec) for spec in specs]
         for spec, screen, doc in zip(specs, screens, docs):
             message = hub.publish(spec.topic, version, orjson.dumps(doc), document=doc)
             before = copy.deepcopy(screen.doc)
@@ -171,7 +171,7 @@ def test_table_page_model_delta_at_round_80_is_small(app, client):
         assert feed.round(1, n, player, banker).status_code == 201
         with app.app_context():
             for i, spec in enumerate(specs):
-                doc = model_specs.build(spec)
+                doc = app.extensions["roads.push"].documents.build(spec)
                 message = hub.publish(spec.topic, n, orjson.dumps(doc), document=doc)
                 sizes[i].append(len(frames.text_for(spec.topic, message, n - 1)))
     table, lobby = sizes
@@ -362,13 +362,13 @@ def test_many_sockets_asking_at_once_build_the_model_once_at_its_source_version(
     of the table, so a screen took that frame for the next round's)."""
     import threading
 
-    from web.push.page_models import get_live_models
+    from web.extensions import get_push
 
     feed = Feed(client)
     assert feed.round(1, 1, *dealt_rounds(1, seed=5)[0]).status_code == 201
     with app.test_request_context("/tables/T1"):
         spec = model_specs.table_spec("T1")
-    live = get_live_models(app)
+    live = get_push(app).page_models
     versions, start = [], threading.Barrier(12)
 
     def ask():

@@ -471,12 +471,14 @@ def test_lobby_tiles_show_each_tables_big_road(app, client, auth):
 
     tables = get_service(app).read.list_tables()
     with app.test_request_context("/lobby.png?width=1600&height=900&lang=lo"):
-        from web.http import screen_options as screens
+        from web.http import screen_options
+        from web.push.documents import lobby_page_model
+        from web.settings import get_settings
         from web.render.model import BoardOptions
 
-        model = screens.lobby_page_model(get_service(app).read, BoardOptions(
+        model = lobby_page_model(get_service(app).read, BoardOptions(
             kind="tile", width=1600, height=900, lang="lo", min_text=24, extra={"screen": True}),
-            screens.paging({}), title=None, with_stale=True)
+            screen_options.paging({}), title=None, tz=get_settings(app).venue_tz, stale_s=get_settings(app).stale_s)
     assert [t["id"] for t in model["tiles"]] == ["A", "B"]
     for tile, table in zip(model["tiles"], tables):
         r = dict(next(x for x in tile["model"]["roads"] if x["id"] == "big_road"))

@@ -1,4 +1,4 @@
-"""Display options and facts shared by the HTML pages and the PNG routes.
+"""Display options shared by the HTML pages and the PNG routes, from the query and the settings.
 
 Query options (a bad value is a 400 ``bad_parameter`` naming the option, :mod:`web.http.query`):
 ``lang`` (else Accept-Language), ``theme`` (``dark`` | ``light``), ``bead`` (``letters`` |
@@ -14,16 +14,12 @@ patterns highlighted unless ``good`` chooses) and ``screens`` (``ROADS_SCREENS``
 
 from __future__ import annotations
 
-import datetime as _dt
-from typing import Any, Mapping
-
 from flask import request
 
 from web import i18n
 from web.http.errors import BadRequest
 from web.http.query import BAD_PARAMETER, choice_arg
 from web.render.cells import BEAD_CONTENT
-from web.render.pieces import parse_utc
 from web.render.theme import THEMES
 from web.settings import GOOD_ROAD_IDS, get_settings
 
@@ -89,23 +85,3 @@ def lang_arg(*, strict: bool = False, default: str | None = None) -> str:
     if raw is None and default is not None:
         return default
     return i18n.pick_language(request)
-
-
-def _parse_time(iso: str | None) -> _dt.datetime | None:
-    return parse_utc(iso)
-
-
-def shoe_facts(read: Any, table_id: str, snapshot: Mapping[str, Any]) -> dict[str, Any]:
-    """``{"last_at": ISO time of the shoe's last result | None, "stale": bool}`` from the
-    service's line of the snapshot's shoe (public ``shoe()``: one shoe, whatever the number the
-    table has dealt); ``stale``: the current shoe's feed has been silent longer than
-    ``ROADS_STALE_S``."""
-    try:
-        last_at = read.shoe(table_id, snapshot.get("shoe")).get("last_round_at") or None
-    except Exception:  # an unknown table here is the caller's 404; the time is only decoration
-        last_at = None
-    stale = False
-    t = _parse_time(last_at)
-    if t is not None and snapshot.get("live", True):
-        stale = (_dt.datetime.now(_dt.timezone.utc) - t).total_seconds() > stale_after_s()
-    return {"last_at": last_at, "stale": stale}

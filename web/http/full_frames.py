@@ -38,15 +38,17 @@ from __future__ import annotations
 from typing import Callable
 
 import orjson
-from flask import Blueprint, Response, current_app
+from flask import Blueprint, Response
 
-from web.push.frames import FrameCache, snapshot_text
-from web.push import topics
-from web.push.hub import Message
+from web.extensions import get_push
 from web.http import model_specs
 from web.http.errors import BadRequest
+from web.http.model_specs import checked
 from web.http.query import BAD_PARAMETER, int_arg
-from web.push.page_models import get_live_models
+from web.push import topics
+from web.push.documents import ModelSpec
+from web.push.frames import snapshot_text
+from web.push.hub import Message
 from web.service import get_service
 
 bp = Blueprint("full_frames", __name__, url_prefix="/frames")
@@ -59,8 +61,8 @@ the frame older than the deltas it holds asks again (``static/js/delta.js``)."""
 def _answer(topic: str, message: Message, *, lobby: bool) -> Response:
     """The frame of what ``topic``'s channel holds (module docstring), else of ``message``
     (the newest here); ``lobby``: the topic changes with every table's write."""
-    frames: FrameCache = current_app.extensions["roads.ws_frames"]
-    publisher = current_app.extensions.get("roads.nchan")
+    push = get_push()
+    frames, publisher = push.frames, push.nchan
     held = publisher.held(topic) if publisher is not None else None
     if held is not None:
         body = frames.text_for(topic, held, None)
@@ -96,16 +98,16 @@ def lobby_frame() -> Response:
     return _answer(topics.LOBBY, service.hub.latest_or(topics.LOBBY, service.read.lobby_json), lobby=True)
 
 
-def _model(make_spec: Callable[[], model_specs.ModelSpec]) -> Response:
+def _model(make_spec: Callable[[], ModelSpec]) -> Response:
     _since()
     spec = make_spec()
     if spec.table is not None:
         get_service().read.table(spec.table)
-    live = get_live_models()
-    if live.known(spec.topic):
-        message = live.ensure(spec)
+    push = get_push()
+    if push.page_models.known(spec.topic):
+        message = checked(push.page_models.ensure, spec)
     else:  # no page here asked for it: built for this answer only (never registered, never followed)
-        doc = model_specs.build(spec)
+        doc = checked(push.documents.build, spec)
         message = Message(int(doc.get("version") or 0), orjson.dumps(doc), document=doc)
     return _answer(spec.topic, message, lobby=spec.source == topics.LOBBY)
 

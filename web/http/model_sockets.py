@@ -9,7 +9,7 @@ Endpoints (the query options are those of the page and of its model JSON route):
 - ``/ws/models/lobby`` and ``/ws/models/screens/<name>``: a lobby screen's document (every page).
 
 The first frame is the whole document (``{"type": "snapshot", "topic": "model:<digest>",
-"version", "data": document}``, documents as :mod:`web.http.model_specs`), then deltas. A bad
+"version", "data": document}``, documents as :mod:`web.push.documents`), then deltas. A bad
 option gets an error frame and close 1008; an unknown table or screen an error frame and close
 4404, as ``/ws/tables/<id>``.
 """
@@ -21,22 +21,23 @@ from typing import Any, Callable
 from flask import Blueprint
 
 from roads import errors as domain
+from web.extensions import get_push
 from web.http import handshake, model_specs
 from web.http.errors import ApiError, from_domain_error
+from web.http.model_specs import checked
 from web.http.ws import CLOSE_UNKNOWN_TABLE, error_frame, stream
-from web.push.page_models import get_live_models
+from web.push.documents import ModelSpec
 from web.service import get_service
 
 bp = Blueprint("model_ws", __name__)
 
 
-def _serve(ws: Any, make_spec: Callable[[], model_specs.ModelSpec]) -> None:
+def _serve(ws: Any, make_spec: Callable[[], ModelSpec]) -> None:
     try:
         spec = make_spec()
         if spec.table is not None:
             get_service().read.table(spec.table)
-        live = get_live_models()
-        message = live.ensure(spec)
+        message = checked(get_push().page_models.ensure, spec)
     except (ApiError, domain.TableError) as e:
         err = e if isinstance(e, ApiError) else from_domain_error(e)
         ws.send(error_frame(err))

@@ -37,12 +37,14 @@ from urllib.parse import urlsplit
 from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
 
 from web import i18n
+from web.extensions import get_push
 from web.http import display, model_specs
-from web.http.model_specs import EMBED_DEFAULT_SIZE, RELEASE, ModelSpec
+from web.http.model_specs import checked
 from web.http.query import int_arg
-from web.push.page_models import get_live_models
-from web.render.theme import THEMES, theme_css
+from web.push.documents import BOARD_SIZES, EMBED_DEFAULT_SIZE, ModelSpec
 from web.push.topics import push_urls
+from web.release import RELEASE
+from web.render.theme import THEMES, theme_css
 from web.service import get_service
 from web.settings import get_settings
 
@@ -64,7 +66,7 @@ def _push(spec: ModelSpec, endpoint: str, **values: Any) -> dict[str, Any]:
     fetches the latest whole document after a gap, or ``None``): the production tier's nchan
     when ``ROADS_PUSH_URL`` is set, else this service's own model socket. Registers the topic
     (as followed on nchan: the page subscribes to it)."""
-    get_live_models().register(spec, watch=True)
+    get_push().page_models.register(spec, watch=True)
     query = {k: v for k, v in request.args.items() if k != "page"}
     ws, full = push_urls(get_settings().push_url, spec.topic, _ws_path(endpoint, **values, **query),
                          _ws_path(endpoint, **values, **{**query, "lang": spec.lang}))
@@ -75,12 +77,12 @@ def _table_push(spec: ModelSpec, table_id: str) -> dict[str, Any]:
     """A table page's boot keys ``ws`` and ``full``, each ``{orientation: URL}`` (``full``
     ``None`` on the embedded tier): the page subscribes to the orientation it shows. The topics
     are registered, not followed: on the nchan tier the page asks ``modelUrl?orient=`` first."""
-    live, prefix = get_live_models(), get_settings().push_url
+    models, prefix = get_push().page_models, get_settings().push_url
     query = {k: v for k, v in request.args.items() if k not in ("page", "orient")}
     ws, full = {}, {}
-    for orient in model_specs.BOARD_SIZES:
+    for orient in BOARD_SIZES:
         one = replace(spec, orient=orient)
-        live.register(one)
+        models.register(one)
         path = _ws_path("model_ws.table_models_socket", table_id=table_id, **query, orient=orient)
         full_path = _ws_path("model_ws.table_models_socket", table_id=table_id, **{**query, "lang": one.lang},
                              orient=orient)  # the language too: a page without ?lang= took it from Accept-Language
@@ -113,11 +115,11 @@ def _live_doc(spec: ModelSpec) -> dict[str, Any]:
     table spec of both orientations is the two orientation topics' documents joined (what the
     pages' sockets carry); one orientation (``?orient=``, a page about to subscribe) is
     registered as followed (nchan)."""
-    live = get_live_models()
+    models = get_push().page_models
     if spec.page == "table" and spec.orient is None:
-        docs = [live.ensure(replace(spec, orient=o)).document for o in model_specs.BOARD_SIZES]
+        docs = [checked(models.ensure, replace(spec, orient=o)).document for o in BOARD_SIZES]
         return {**docs[0], "models": {k: v for doc in docs for k, v in doc["models"].items()}}
-    return live.ensure(spec, watch=spec.orient is not None).document
+    return checked(models.ensure, spec, watch=spec.orient is not None).document
 
 
 # --------------------------------------------------------------------------- palette
@@ -146,7 +148,7 @@ def _table_doc(table_id: str, shoe: int | None, *, both: bool = False) -> tuple[
     snap = get_service().read.snapshot(table_id, shoe)
     if ask:
         snap = model_specs.hypothetical(table_id, snap, ask)
-    return spec, model_specs.board_doc(spec, snap)
+    return spec, checked(get_push().documents.board_doc, spec, snap)
 
 
 @bp.get("/tables/<table_id>/model.json")
@@ -256,7 +258,7 @@ def _lobby_json(name: str | None) -> Response:
     """``?page=N`` (or ``orient``): that page's models; neither: the live document (every page)."""
     spec, page = model_specs.lobby_spec(name)
     if "page" in request.args or "orient" in request.args:
-        return jsonify(model_specs.lobby_page(spec, page, request.args.get("orient")))
+        return jsonify(checked(get_push().documents.lobby_page, spec, page, request.args.get("orient")))
     return jsonify(_live_doc(spec))
 
 

@@ -40,7 +40,6 @@ import hashlib
 import math
 import threading
 from collections import OrderedDict
-from pathlib import Path
 from collections.abc import Mapping
 from typing import Any, Callable, Hashable
 
@@ -49,8 +48,10 @@ from flask import Blueprint, Response, current_app, request
 from web.http import display, screen_options as screens
 from web.http.errors import BadRequest, NotFound
 from web.http.query import BAD_PARAMETER, bad_parameter, choice_arg, int_arg
+from web.push import documents
+from web.release import RELEASE
 from web.render import layout as layout_mod
-from web.render import status_panel, paint_png
+from web.render import paint_png, status_panel
 from web.render.model import BoardOptions, ModelError, board_model
 from web.render.theme import DEFAULT_THEME, THEMES
 from web.service import get_service
@@ -206,20 +207,11 @@ def _options(default_size: tuple[int, int], *, kinds: tuple[str, ...] = ()) -> d
 
 # --------------------------------------------------------------------------- responses
 
-def _code_tag() -> str:
-    """A digest of the drawing code (every module of web/render): a new release changes every
-    ETag, so screens holding an image drawn by older code get the new drawing, not a 304."""
-    h = hashlib.blake2b(digest_size=6)
-    for path in sorted(Path(paint_png.__file__).parent.glob("*.py")):
-        h.update(path.read_bytes())
-    return h.hexdigest()
-
-
-_CODE_TAG = _code_tag()
-
-
 def _etag(key: Hashable) -> str:
-    return hashlib.blake2b(repr((_CODE_TAG, key)).encode("utf-8"), digest_size=12).hexdigest()
+    """The ETag of the image of cache key ``key``, drawn by this release (:data:`web.release.RELEASE`:
+    a new release changes every ETag, so screens holding an image drawn by older code get the
+    new drawing, not a 304)."""
+    return hashlib.blake2b(repr((RELEASE, key)).encode("utf-8"), digest_size=12).hexdigest()
 
 
 def _serve(key: Hashable, max_age: int, draw: Callable[[], bytes]) -> Response:
@@ -282,7 +274,7 @@ def _clock(snap: Mapping[str, Any], now: float) -> tuple[float, bool] | None:
 
 def _board_png(table_id: str, shoe: int | None, opts: dict[str, Any], roads: tuple[str, ...] | None) -> Response:
     snap, number, version, current = _snapshot(table_id, shoe)
-    facts = display.shoe_facts(get_service().read, table_id, snap)
+    facts = documents.shoe_facts(get_service().read, table_id, snap, display.stale_after_s())
     facts["stale"] = facts["stale"] and current
     tz = display.venue_tz()
     image = roads[0] if roads else "board"
@@ -336,12 +328,12 @@ def _lobby_png(preset: dict[str, Any] | None) -> Response:
         opts["patterns"] = display.parse_patterns(",".join(preset["good"]) or "none")
     page_opts = screens.paging(request.args, preset)
     read = get_service().read
-    tables = screens.pick_tables(read, page_opts["tables"], page_opts["states"], page_opts["sort"])
+    tables = documents.pick_tables(read, page_opts["tables"], page_opts["states"], page_opts["sort"])
     now = _now()
     per = page_opts["per_page"]
     page = min(page_opts["page"], max(1, -(-len(tables) // per)))
     shown = tables[(page - 1) * per: page * per]  # only the page's tables can show a countdown
-    clocks = tuple(_clock(screens.table_snapshot(read, t.get("id")), now) for t in shown)
+    clocks = tuple(_clock(documents.table_snapshot(read, t.get("id")), now) for t in shown)
     state = tuple((t.get("id"), t.get("shoe"), t.get("version")) for t in tables) + clocks
     state_id = int.from_bytes(hashlib.blake2b(repr(state).encode(), digest_size=8).digest(), "big")
     get_cache().note_current("*lobby*", 0, state_id, ordered=False)  # a new lobby state drops the older images
@@ -351,9 +343,10 @@ def _lobby_png(preset: dict[str, Any] | None) -> Response:
     def draw() -> bytes:
         bo = BoardOptions(kind="tile", width=opts["width"], height=opts["height"], lang=opts["lang"],
                           theme=opts["theme"], bead=opts["bead"], patterns=opts["patterns"],
-                          min_text=screens.SCREEN_MIN_TEXT * min(opts["width"], opts["height"]) // 1080 or 12,
+                          min_text=documents.SCREEN_MIN_TEXT * min(opts["width"], opts["height"]) // 1080 or 12,
                           still=True, extra={"screen": True})
-        model = screens.lobby_page_model(read, bo, page_opts, title=preset.get("title"), with_stale=True, now=now)
+        model = documents.lobby_page_model(read, bo, page_opts, title=preset.get("title"), tz=display.venue_tz(),
+                                           stale_s=display.stale_after_s(), now=now)
         return paint_png.encode_png(paint_png.paint(model, indexed=True), theme=opts["theme"])
 
     return _serve(key, _max_age(True, clocks, now), draw)

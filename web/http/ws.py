@@ -30,14 +30,13 @@ from __future__ import annotations
 import json
 from typing import Any, Callable
 
-from flask import Blueprint, Flask, current_app
+from flask import Blueprint, Flask
 
 from roads import errors as domain
+from web.extensions import get_push
 from web.http import handshake
 from web.http.errors import ApiError, from_domain_error
-from web.push import subscriber, topics
-from web.push.fanout import fanout_of
-from web.push.frames import FrameCache
+from web.push import topics
 from web.service import get_service
 from web.settings import get_settings
 
@@ -52,13 +51,10 @@ def error_frame(err: ApiError) -> str:
 
 
 def stream(ws: Any, topic: str, initial: Callable[[], tuple[int, bytes]]) -> None:
-    """Serve ``topic`` on ``ws`` (:func:`web.push.subscriber.serve`) until the client goes away;
-    ``initial()`` gives ``(version, payload)`` when the hub has nothing on ``topic`` yet."""
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
-    hub = get_service(app).hub
-    frames: FrameCache = app.extensions["roads.ws_frames"]
-    subscriber.serve(ws, topic, hub.latest_or(topic, initial), frames, fanout_of(app, hub),
-                     get_settings(app).ws_keepalive_s)
+    """Serve ``topic`` on ``ws`` (:meth:`web.push.wing.PushWing.stream`) until the client goes
+    away; ``initial()`` gives ``(version, payload)`` when the hub has nothing on ``topic`` yet."""
+    push = get_push()
+    push.stream(ws, topic, push.hub.latest_or(topic, initial), get_settings().ws_keepalive_s)
 
 
 @handshake.route(bp, "/ws/tables/<table_id>")
@@ -90,5 +86,4 @@ def init_app(app: Flask) -> None:
     options.setdefault("ping_interval", settings.ws_ping_s if settings.ws_ping_s > 0 else None)
     options.setdefault("max_message_size", settings.ws_max_message_bytes)
     app.config["SOCK_SERVER_OPTIONS"] = options
-    app.extensions["roads.ws_frames"] = FrameCache()
     app.register_blueprint(bp)

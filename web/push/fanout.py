@@ -105,16 +105,3 @@ class Fanout:
                 subs = list(self._subs.get(topic, ()))
             for sub in subs:
                 sub.offer(message)
-
-
-_fanout_lock = threading.Lock()
-
-
-def fanout_of(app: Any, hub: Hub) -> Fanout:
-    """The app's :class:`Fanout` on ``hub`` (``app.extensions["roads.ws_fanout"]``), made on
-    first use (the first screen that connects)."""
-    with _fanout_lock:
-        fanout = app.extensions.get("roads.ws_fanout")
-        if fanout is None:
-            fanout = app.extensions["roads.ws_fanout"] = Fanout(hub)
-        return fanout

@@ -293,7 +293,7 @@ def shard_of(topic: str, shards: int) -> int:
 
 class NchanPublishers:
     """:data:`PUBLISH_CONNECTIONS` :class:`NchanPublisher` shards of one app, as one
-    (``app.extensions["roads.nchan"]``): the same arguments, summed counters. One hub
+    (:attr:`web.push.wing.PushWing.nchan`): the same arguments, summed counters. One hub
     listener hands each publish to the shard of its topic."""
 
     def __init__(self, hub: Hub, frames: FrameCache, url: str, *, connections: int = PUBLISH_CONNECTIONS,
@@ -340,24 +340,3 @@ class NchanPublishers:
 
 class _Refused(Exception):
     """nchan answered a POST with an error status."""
-
-
-def init_app(app: Any, hub: Hub, frames: FrameCache) -> NchanPublishers | None:
-    """Start the publisher when ``ROADS_NCHAN_PUBLISH_URL`` is set (``app.extensions["roads.nchan"]``).
-
-    Raises :class:`web.settings.ConfigError` for a URL without a host.
-    """
-    from web.settings import ConfigError, get_settings
-
-    url = get_settings(app).nchan_publish_url
-    if not url:
-        return None
-    from web.push import leases as push_lease
-    from web.service import get_service
-
-    try:
-        publisher = NchanPublishers(hub, frames, url, gate=push_lease.for_store(get_service(app).store))
-    except ValueError as exc:
-        raise ConfigError(str(exc)) from None
-    app.extensions["roads.nchan"] = publisher
-    return publisher
