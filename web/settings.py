@@ -30,6 +30,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from roads.good_roads import DEFAULT_GOOD_ROADS, HIGHLIGHTED_BY_DEFAULT
 from roads.ids import TABLE_ID_RE, TABLE_ID_RULE, is_table_id
+from web import extensions
 
 __all__ = ["ConfigError", "EXTENSION", "GOOD_ROAD_IDS", "PREFIX", "SCREEN_KEYS", "Settings",
            "TABLE_ID_RE", "get_settings", "good_road_ids", "init_app", "screen_configs", "table_configs"]
@@ -37,8 +38,8 @@ __all__ = ["ConfigError", "EXTENSION", "GOOD_ROAD_IDS", "PREFIX", "SCREEN_KEYS",
 PREFIX = "ROADS_"
 """Prefix of every setting's environment variable."""
 
-EXTENSION = "roads.settings"
-"""The ``app.extensions`` key of the app's :class:`Settings` (keys are ``"roads.<what>"``)."""
+EXTENSION = extensions.SETTINGS
+"""The ``app.extensions`` key of the app's :class:`Settings` (every key: :mod:`web.extensions`)."""
 
 TableConfigs = dict[str, dict[str, Any]]
 """``{table_id: {"name": str | None, "variant": str | None[, "limits": {...}]}}`` (:func:`table_configs`)."""

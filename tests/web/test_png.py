@@ -16,7 +16,7 @@ import pytest
 from PIL import Image
 
 from roads.window import bead_plate_offset, road_offset
-from web.render.layout import LayoutError, ROAD_NAMES, board_layout, lobby_layout
+from web.render.layout import LayoutError, ROAD_NAMES, board_layout
 
 # A hand-made shoe (result notation, domain.md §4): two ties before the first result (shown
 # on the first cell), eight Banker in a row (dragon tail: rows 0-5, then right along row 5),
@@ -581,20 +581,6 @@ def test_layout_errors_name_the_parameter(kwargs, field):
     with pytest.raises(LayoutError) as e:
         board_layout(width, height, **kwargs)
     assert e.value.field == field
-
-
-def test_lobby_layout_places_tiles_without_overlap():
-    lay = lobby_layout(1920, 1080, 7)
-    assert lay["shown"] == 7
-    rects = [(t["x"], t["y"], t["w"], t["h"]) for t in lay["tiles"]]
-    for i, a in enumerate(rects):
-        assert a[0] + a[2] <= 1920 and a[1] + a[3] <= 1080
-        for b in rects[i + 1:]:
-            assert a[0] + a[2] <= b[0] or b[0] + b[2] <= a[0] or a[1] + a[3] <= b[1] or b[1] + b[3] <= a[1]
-    assert lobby_layout(400, 300, 500)["shown"] < 500
-    with pytest.raises(LayoutError) as e:
-        lobby_layout(800, 600, -1)
-    assert e.value.field == "tables"
 
 
 @pytest.mark.parametrize("lang", ["en", "zh", "th", "my", "lo"])

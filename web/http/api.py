@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, request
 
+from web import extensions
 from web.http.openapi import document
 from web.service import get_service
 from web.snapshots import encode
@@ -83,7 +84,7 @@ def rounds(table_id: str, shoe: int) -> Response:
 @bp.get("/openapi.json")
 def openapi() -> Response:
     """The OpenAPI 3.1 document of the API (built once per app from the routes' descriptions)."""
-    cached = current_app.extensions.get("roads.openapi")
+    cached = current_app.extensions.get(extensions.OPENAPI)
     if cached is None:
-        cached = current_app.extensions["roads.openapi"] = encode(document())
+        cached = current_app.extensions[extensions.OPENAPI] = encode(document())
     return Response(cached, mimetype="application/json")

@@ -45,6 +45,7 @@ from typing import Any, Callable, Hashable
 
 from flask import Blueprint, Response, current_app, request
 
+from web import extensions
 from web.http import display, screen_options as screens
 from web.http.errors import BadRequest, NotFound
 from web.http.query import BAD_PARAMETER, bad_parameter, choice_arg, int_arg
@@ -59,7 +60,7 @@ from web.settings import get_settings
 
 bp = Blueprint("png", __name__)
 
-CACHE_EXTENSION = "roads.png_cache"
+CACHE_EXTENSION = extensions.PNG_CACHE
 """The ``app.extensions`` key of the app's :class:`PngCache`."""
 
 BOARD_SIZE = (1920, 1080)
