@@ -14,6 +14,8 @@ patterns highlighted unless ``good`` chooses) and ``screens`` (``ROADS_SCREENS``
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import request
 
 from web import i18n
@@ -85,3 +87,14 @@ def lang_arg(*, strict: bool = False, default: str | None = None) -> str:
     if raw is None and default is not None:
         return default
     return i18n.pick_language(request)
+
+
+def board_query(theme: str, *, strict: bool = False, lang: str | None = None, bead: str = "letters",
+                patterns: tuple[str, ...] | None = None) -> dict[str, Any]:
+    """``{"lang", "theme", "bead", "patterns"}`` from the query: the display options every board
+    route takes (pages, model sockets and frames, PNGs), the arguments the defaults when the
+    query gives none (``lang``: else Accept-Language; ``patterns``: else ``ROADS_GOOD_ROADS``).
+    ``strict`` (the PNG routes): an unknown language or an empty theme is a 400 too. Read in
+    this order, so the first bad option is the one named."""
+    return {"theme": theme_arg(theme, strict=strict), "lang": lang_arg(strict=strict, default=lang),
+            "bead": bead_arg(bead), "patterns": patterns_arg(patterns)}

@@ -39,8 +39,8 @@ def orient_arg() -> str | None:
 def table_spec(table_id: str) -> ModelSpec:
     """The board's spec from the query (``lang``, ``theme`` default dark, ``bead``, ``good``, ``cols``,
     ``orient``)."""
-    return ModelSpec("table", table_id, display.lang_arg(), display.theme_arg("dark"), display.bead_arg(),
-                     display.patterns_arg(), columns=int_arg("cols", None), orient=orient_arg())
+    return ModelSpec("table", table_id, **display.board_query("dark"), columns=int_arg("cols", None),
+                     orient=orient_arg())
 
 
 def embed_spec(table_id: str) -> ModelSpec:
@@ -52,21 +52,22 @@ def embed_spec(table_id: str) -> ModelSpec:
         if not roads:
             raise BadRequest(f"roads must name at least one road, got {raw!r}", field="roads", code=BAD_PARAMETER)
     size = (int_arg("w", EMBED_DEFAULT_SIZE[0]), int_arg("h", EMBED_DEFAULT_SIZE[1]))
-    return ModelSpec("embed", table_id, display.lang_arg(), display.theme_arg("light"), display.bead_arg(),
-                     display.patterns_arg(), columns=int_arg("cols", None), roads=roads, size=size)
+    return ModelSpec("embed", table_id, **display.board_query("light"), columns=int_arg("cols", None), roads=roads,
+                     size=size)
 
 
 def lobby_spec(screen_name: str | None = None) -> tuple[ModelSpec, int]:
     """``(spec, page)`` of a lobby screen (``screen_name``: a named screen of ``ROADS_SCREENS``,
     whose settings the query overrides; 404 for an unknown name); ``page`` is the ``page`` option."""
     preset = screens.screen(screen_name) if screen_name is not None else {}
-    lang = display.lang_arg(default=preset.get("lang") if preset.get("lang") in i18n.LANGUAGES else None)
-    theme = display.theme_arg(preset.get("theme") if preset.get("theme") in THEMES else "dark")
-    bead = display.bead_arg(preset.get("bead") if preset.get("bead") in ("letters", "total", "colour") else "letters")
     good = preset.get("good")
-    patterns = display.patterns_arg(display.parse_patterns(",".join(good) or "none") if good is not None else None)
+    shown = display.board_query(
+        preset.get("theme") if preset.get("theme") in THEMES else "dark",
+        lang=preset.get("lang") if preset.get("lang") in i18n.LANGUAGES else None,
+        bead=preset.get("bead") if preset.get("bead") in ("letters", "total", "colour") else "letters",
+        patterns=display.parse_patterns(",".join(good) or "none") if good is not None else None)
     paging = screens.paging(request.args, preset)
-    spec = ModelSpec("lobby", None, lang, theme, bead, patterns, screen=screen_name,
+    spec = ModelSpec("lobby", None, **shown, screen=screen_name,
                      tables=tuple(paging["tables"]) if paging["tables"] else None, per_page=paging["per_page"],
                      rotate_s=paging["rotate_s"], title=preset.get("title"),
                      states=tuple(paging["states"]) if paging["states"] else None, sort=paging["sort"])

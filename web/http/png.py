@@ -193,11 +193,7 @@ def _options(default_size: tuple[int, int], *, kinds: tuple[str, ...] = ()) -> d
         except layout_mod.LayoutError as e:
             raise bad_parameter(e, columns_field) from None
     opts: dict[str, Any] = {
-        "width": width, "height": height, "columns": columns,
-        "theme": choice_arg("theme", tuple(THEMES), DEFAULT_THEME),
-        "lang": display.lang_arg(strict=True),
-        "bead": display.bead_arg(),
-        "patterns": display.patterns_arg(),
+        "width": width, "height": height, "columns": columns, **display.board_query(DEFAULT_THEME, strict=True),
     }
     if kinds:
         opts["kind"] = choice_arg("kind", kinds, kinds[0])
@@ -285,9 +281,7 @@ def _board_png(table_id: str, shoe: int | None, opts: dict[str, Any], roads: tup
            facts["last_at"], facts["stale"], tz, clock)
 
     def draw() -> bytes:
-        bo = BoardOptions(kind=opts.get("kind", "embed" if roads else "board"), width=opts["width"],
-                          height=opts["height"], roads=roads, columns=opts["columns"], lang=opts["lang"],
-                          theme=opts["theme"], bead=opts["bead"], patterns=opts["patterns"], still=True)
+        bo = BoardOptions.of(opts, kind=opts.get("kind", "embed" if roads else "board"), roads=roads, still=True)
         model = board_model(snap, bo, last_at=facts["last_at"], tz=tz, stale=facts["stale"], now=now)
         return paint_png.encode_png(paint_png.paint(model, indexed=True), theme=opts["theme"])
 
@@ -342,10 +336,8 @@ def _lobby_png(preset: dict[str, Any] | None) -> Response:
            repr(sorted(preset.items())), display.venue_tz())
 
     def draw() -> bytes:
-        bo = BoardOptions(kind="tile", width=opts["width"], height=opts["height"], lang=opts["lang"],
-                          theme=opts["theme"], bead=opts["bead"], patterns=opts["patterns"],
-                          min_text=documents.SCREEN_MIN_TEXT * min(opts["width"], opts["height"]) // 1080 or 12,
-                          still=True, extra={"screen": True})
+        bo = BoardOptions.of(opts, kind="tile", still=True, extra={"screen": True},
+                             min_text=documents.SCREEN_MIN_TEXT * min(opts["width"], opts["height"]) // 1080 or 12)
         model = documents.lobby_page_model(read, bo, page_opts, title=preset.get("title"), tz=display.venue_tz(),
                                            stale_s=display.stale_after_s(), now=now)
         return paint_png.encode_png(paint_png.paint(model, indexed=True), theme=opts["theme"])

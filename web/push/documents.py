@@ -133,8 +133,7 @@ class ModelSpec:
     def options(self, kind: str, size: tuple[int, int], **extra: Any) -> BoardOptions:
         """The :class:`web.render.model.BoardOptions` of a ``kind`` model of this spec on a
         ``size`` canvas (``extra``: further fields)."""
-        return BoardOptions(kind=kind, width=size[0], height=size[1], roads=self.roads, columns=self.columns,
-                            lang=self.lang, theme=self.theme, bead=self.bead, patterns=self.patterns, **extra)
+        return BoardOptions.of(self.__dict__, kind=kind, width=size[0], height=size[1], **extra)
 
     def paging(self, page: int) -> dict[str, Any]:
         """The lobby paging of this spec at page ``page`` (:func:`lobby_page_model`'s ``page_opts``)."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import functools
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -65,6 +66,12 @@ class BoardOptions:
     still: bool = False
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
+    @classmethod
+    def of(cls, options: Mapping[str, Any], **fields: Any) -> "BoardOptions":
+        """The options named in ``options`` (a parsed query's, a page spec's: keys that are not
+        fields are ignored) with ``fields`` over them: how every route and page makes its options."""
+        return cls(**{k: v for k, v in options.items() if k in _FIELDS and k not in fields}, **fields)
+
     def check(self) -> "BoardOptions":
         """Validate every option; raises :class:`ModelError` (or ``layout.LayoutError``) naming it."""
         if self.kind not in KINDS:
@@ -85,6 +92,10 @@ class BoardOptions:
     def highlight(self) -> tuple[str, ...]:
         """Good-road patterns to highlight."""
         return HIGHLIGHTED_BY_DEFAULT if self.patterns is None else self.patterns
+
+
+_FIELDS = frozenset(f.name for f in dataclasses.fields(BoardOptions))
+"""The field names of :class:`BoardOptions` (what :meth:`BoardOptions.of` takes from a mapping)."""
 
 
 def parse_utc(iso: Any) -> "_dt.datetime | None":
