@@ -4,7 +4,7 @@
  *
  * Boot data: <script type="application/json" id="boot"> with
  *   {page, table, live, ws, full, models: {landscape, portrait} | {fixed}, modelUrl, keepaliveS,
- *    release, tz, askUrl}
+ *    release, tz, askUrl, held (only while the server cannot rebuild the model)}
  * The landscape (1920x1080) or portrait (1080x1920) model is chosen by the viewport's shape; the
  * SVG viewBox scales it (4K shows the 1920x1080 model at twice the size).
  *
@@ -109,7 +109,7 @@
     if (subscribed === null) {
       window.__roadsLive = PushSocket.watch({
         ws: ws, full: full, modelUrl: modelUrl, keepaliveS: boot.keepaliveS, tz: boot.tz, svg: svg,
-        state: state, show: show, offlineText: function () { var m = current(); return m.offline && m.offline.text; }
+        state: state, show: show, held: boot.held, offlineText: function () { var m = current(); return m.offline && m.offline.text; }
       });
     } else if (window.__roadsLive) {
       window.__roadsLive = window.__roadsLive.retarget(ws, full, modelUrl);

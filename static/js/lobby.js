@@ -68,6 +68,6 @@
 
   window.__roadsLive = PushSocket.watch({
     ws: boot.ws, full: boot.full, modelUrl: boot.modelUrl, keepaliveS: boot.keepaliveS, tz: boot.tz, svg: svg,
-    state: state, show: show, offlineText: function () { return (current().offline || {}).text; }
+    state: state, show: show, held: boot.doc.held, offlineText: function () { return (current().offline || {}).text; }
   });
 })();

@@ -28,7 +28,11 @@
  * the reconnects are refused), the page is offline: state.offline, class "offline" on <html>, the svg's
  * .offline-text says since when (venue time zone tz), and modelUrl is asked every 3 s
  * (state.fetches); the first answer or frame clears it, shows the document and reconnects.
- * state.status and <html data-live> follow the socket. Returns the started PushSocket, or null
+ * state.status and <html data-live> follow the socket. A document marked "held" (the server cannot
+ * rebuild this page's model: it is the last good one, web/push/page_models.py) sets state.held,
+ * class "held" on <html> and the held band's text, "Not updating since {time}" (venue time of its
+ * "since"); the next document without it clears them (opts.held: the boot document's).
+ * Returns the started PushSocket, or null
  * without ws or WebSocket; its .retarget(ws, full, modelUrl) stops it and returns a started
  * PushSocket of another topic watched the same way (a table page whose viewport turned; modelUrl,
  * if given, is the one asked while offline from then on).
@@ -179,6 +183,12 @@
       } catch (e) { return new Date(ms).toTimeString().slice(0, 8); }
     }
 
+    function setHeld(held) {
+      state.held = held || null;
+      root.classList.toggle("held", !!held);
+      global.Paint.setHeldText(held ? (held.text || "{time}").replace("{time}", timeText(held.since * 1000)) : "");
+    }
+
     function setOffline(on) {
       if (on === state.offline) return;
       state.offline = on;
@@ -200,6 +210,7 @@
         state.lastHeard = Date.now();
         setOffline(false);
         opts.show(doc);
+        setHeld(doc.held);
         if (live) live.reconnectNow();
       }).catch(function () { probing = false; });
     }
@@ -222,12 +233,13 @@
           state.messages++;
           state.lastHeard = Date.now();
           if (state.offline) setOffline(false);
-          if (msg.type === "snapshot" && msg.data) opts.show(msg.data);
+          if (msg.type === "snapshot" && msg.data) { opts.show(msg.data); setHeld(msg.data.held); }
         }
       });
       live.retarget = open;
       return live.start();
     }
+    setHeld(opts.held);
     open(opts.ws, opts.full);
     setInterval(function () {
       var now = Date.now();

@@ -6,6 +6,7 @@
 - ``GET /api/tables/<id>/shoes/<shoe>``: the snapshot of any shoe
 - ``GET /api/tables/<id>/shoes/<shoe>/rounds``: the raw rounds of a shoe for export
 - ``GET /api/openapi.json``: the OpenAPI 3.1 document of the whole API
+- ``GET /api/health``: the push path's health figures (page models that cannot be built, nchan posts)
 
 Snapshots carry ``ETag: "<table>-v<version>"`` and answer ``If-None-Match`` with 304, so
 polling clients cost one header comparison. Bodies are the snapshot JSON encoded once per
@@ -17,6 +18,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, current_app, request
 
 from web import extensions
+from web.extensions import get_push
 from web.http.openapi import document
 from web.service import get_service
 from web.snapshots import encode
@@ -88,3 +90,15 @@ def openapi() -> Response:
     if cached is None:
         cached = current_app.extensions[extensions.OPENAPI] = encode(document())
     return Response(cached, mimetype="application/json")
+
+
+@bp.get("/health")
+def health() -> Response:
+    """``{"status": "ok" | "degraded", "page_models": {"topics", "builds", "failed_builds",
+    "failing": [{"topic", "shows", "since", "failed_builds"}]}, "nchan": {"posts", "failures",
+    "skipped"} | null}`` (:meth:`web.push.wing.PushWing.health`); ``degraded`` while a page's model
+    cannot be built and its screens show their last good one, marked not updating. Always 200:
+    the service itself answers."""
+    resp = _json(get_push().health())
+    resp.headers["Cache-Control"] = "no-store"
+    return resp

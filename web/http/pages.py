@@ -118,7 +118,9 @@ def _live_doc(spec: ModelSpec) -> dict[str, Any]:
     models = get_push().page_models
     if spec.page == "table" and spec.orient is None:
         docs = [checked(models.ensure, replace(spec, orient=o)).document for o in BOARD_SIZES]
-        return {**docs[0], "models": {k: v for doc in docs for k, v in doc["models"].items()}}
+        held = [doc["held"] for doc in docs if "held" in doc]  # (an orientation's model cannot be built)
+        joined = {**docs[0], "models": {k: v for doc in docs for k, v in doc["models"].items()}}
+        return {**joined, "held": held[0]} if held else joined
     return checked(models.ensure, spec, watch=spec.orient is not None).document
 
 
@@ -192,6 +194,7 @@ def _board(table_id: str, shoe: int | None) -> str:
         "page": "table" if live else "past", "table": table_id, "live": live,
         **(_table_push(spec, table_id) if live else {"ws": None, "full": None}),
         "models": doc["models"], "release": RELEASE, "tz": display.venue_tz(), "keepaliveS": _keepalive_s(), "now": round(time.time(), 3),
+        **({"held": doc["held"]} if "held" in doc else {}),
         "modelUrl": url_for("pages.table_model", table_id=table_id, **query, **({} if live else {"shoe": shoe})),
         "askUrl": url_for("pages.table_model", table_id=table_id, **query) if live else None,
     }
@@ -226,6 +229,7 @@ def embed(table_id: str) -> str:
         "page": "embed", "table": table_id, "live": True,
         **_push(spec, "model_ws.embed_models_socket", table_id=table_id),
         "models": doc["models"], "release": RELEASE, "tz": display.venue_tz(), "keepaliveS": _keepalive_s(), "now": round(time.time(), 3),
+        **({"held": doc["held"]} if "held" in doc else {}),
         "modelUrl": url_for("pages.embed_model", table_id=table_id, **request.args.to_dict()),
     }
     return render_template("embed.html", boot=boot, info=info, api_url=url_for("api.table", table_id=table_id), **ctx)

@@ -21,25 +21,60 @@ is served, a table page's orientation when the page asks for it). A topic nobody
 source's last change is rebuilt when it is next asked for (:meth:`PageModels.ensure`). At most
 :data:`MAX_TOPICS` topics are kept (least recently asked for dropped first). The worker ends
 after :data:`IDLE_EXIT_S` without work and starts again with the next change.
+
+A model that cannot be built never freezes a screen silently: the failure is logged with the
+table (or screen) and topic (at most once per :data:`LOG_EVERY_S` per topic, with the count
+since the last line), counted (:meth:`PageModels.health`, served as ``GET /api/health``), and
+the topic's last good document is published again marked ``"held": {"since": Unix seconds of
+the first failure, "text": "Not updating since {time}" in the page's language}``, which the
+page shows as a band over its dimmed board (``static/js/push_socket.js``). The next change of
+the source builds again; the first good document (without ``held``) ends it. A page's first
+build that fails on an option no model can be drawn with raises (the request's 400).
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
 
+from roads.record import iso_time
+from web import i18n
 from web.push.fanout import Fanout
 from web.push.hub import Hub, Message
+from web.render.layout import LayoutError
+from web.render.model import ModelError
+
+log = logging.getLogger(__name__)
 
 MAX_TOPICS = 1024
 """Most model topics kept per process (distinct page options and orientations across all screens)."""
 
 IDLE_EXIT_S = 30.0
 """Seconds the worker waits for work before its thread ends (it restarts on the next change)."""
+
+LOG_EVERY_S = 60.0
+"""Shortest time between two log lines about one topic's failing builds, in seconds."""
+
+OPTION_ERRORS = (ModelError, LayoutError)
+"""What a page's option no model can be drawn with raises (the page's request answers 400)."""
+
+
+@dataclass
+class _Failing:
+    """A topic whose builds fail: since when (Unix seconds), how many in a row, how many since
+    the last log line, and when that was (``time.monotonic()``)."""
+
+    spec: Any
+    since: float
+    failures: int = 0
+    unlogged: int = 0
+    logged_at: float | None = None
 
 
 class PageModels:
@@ -48,7 +83,7 @@ class PageModels:
     ``documents`` builds a spec's document (:class:`web.push.documents.Documents`); ``fanout``
     tells which topics this process's sockets watch; ``follow_all``: rebuild every topic
     registered as followed on a change (the nchan tier), not only watched ones. Counters for
-    tests and benches: ``builds``, ``published``, ``unchanged``.
+    tests and benches: ``builds``, ``published``, ``unchanged``, ``failed_builds``.
     """
 
     def __init__(self, hub: Hub, documents: Any, fanout: Fanout, *, follow_all: bool = False) -> None:
@@ -62,7 +97,8 @@ class PageModels:
         self._build_locks: dict[str, threading.Lock] = {}
         self._built_from: dict[str, int | None] = {}  # topic -> source version its message was built at
         self._worker: threading.Thread | None = None
-        self.builds = self.published = self.unchanged = 0
+        self._failing: dict[str, _Failing] = {}
+        self.builds = self.published = self.unchanged = self.failed_builds = 0
 
     # ------------------------------------------------------------------ registry
     def register(self, spec: Any, *, watch: bool = False) -> str:
@@ -85,6 +121,7 @@ class PageModels:
                 self._built_from.pop(old, None)
                 self._stale.discard(old)
                 self._followed.discard(old)
+                self._failing.pop(old, None)
         return topic
 
     def known(self, topic: str) -> bool:
@@ -150,17 +187,70 @@ class PageModels:
                     return latest  # another thread built it from this version meanwhile (e.g. many sockets at once)
                 self._stale.discard(topic)
                 self._built_from[topic] = built
-            doc = self.documents.build(spec)
+            try:
+                doc = self.documents.build(spec)
+            except Exception as exc:
+                if latest is None and isinstance(exc, OPTION_ERRORS):
+                    raise  # a page asked for options no model can be drawn with: its 400
+                return self._hold(topic, spec, latest, exc)
             self.builds += 1
+            if topic in self._failing:
+                self._recovered(topic, spec)
             latest = self.hub.latest(topic)
             if latest is not None and latest.document == doc:
                 self.unchanged += 1
                 return latest
             version = int(doc.get("version") or 0)
-            if latest is not None and latest.version == version:
-                version = latest.version + 1  # same source version, new content (e.g. a release): still newer
+            if latest is not None and latest.version >= version:
+                version = latest.version + 1  # same source version, new content (a release, held before): still newer
             self.published += 1
             return self.hub.publish(topic, version, lambda: orjson.dumps(doc), document=doc)
+
+    def _hold(self, topic: str, spec: Any, latest: Message | None, exc: Exception) -> Message:
+        """The build of ``topic`` raised ``exc``: count it, log it (rate-limited), and publish the
+        last good document again marked ``held`` (once: a held one stays as it is). Raises
+        ``exc`` when the topic has no document yet (the request that asked for it fails)."""
+        with self._lock:
+            self.failed_builds += 1
+            failing = self._failing.get(topic)
+            if failing is None:
+                failing = self._failing[topic] = _Failing(spec, time.time())
+            failing.failures += 1
+            failing.unlogged += 1
+            now = time.monotonic()
+            report = failing.logged_at is None or now - failing.logged_at >= LOG_EVERY_S
+            if report:
+                count, failing.unlogged, failing.logged_at = failing.unlogged, 0, now
+        if report:
+            log.error("the page model of %s (topic %s) cannot be built (%d failed build(s) since the last report): "
+                      "%s; its screens keep their last good model, marked not updating", spec.where, topic, count,
+                      exc, exc_info=exc)
+        if latest is None:
+            raise exc
+        doc = latest.document
+        if "held" in doc:
+            return latest
+        held = {**doc, "held": {"since": round(failing.since, 3),
+                                "text": i18n.translate("ui.not_updating_since", spec.lang, time="{time}")}}
+        return self.hub.publish(topic, latest.version + 1, lambda: orjson.dumps(held), document=held)
+
+    def _recovered(self, topic: str, spec: Any) -> None:
+        with self._lock:
+            failing = self._failing.pop(topic, None)
+        if failing is not None:
+            log.warning("the page model of %s (topic %s) is built again after %d failed build(s)", spec.where, topic,
+                        failing.failures)
+
+    def health(self) -> dict[str, Any]:
+        """``{"topics": registered, "builds", "failed_builds": since the start, "failing": [{"topic",
+        "shows": "table T1" | "lobby" | "screen <name>", "since": ISO time of the first failure in a
+        row, "failed_builds": in a row}]}``: the topics whose last build failed (their screens show
+        their last good model, marked not updating)."""
+        with self._lock:
+            failing = [{"topic": topic, "shows": f.spec.where, "since": iso_time(f.since), "failed_builds": f.failures}
+                       for topic, f in self._failing.items()]
+            return {"topics": len(self._specs), "builds": self.builds, "failed_builds": self.failed_builds,
+                    "failing": failing}
 
     def _watched(self, topic: str) -> bool:
         if self.follow_all and topic in self._followed:

@@ -44,6 +44,15 @@ class PushWing:
         until the client goes away."""
         subscriber.serve(ws, topic, first, self.frames, self.fanout, keepalive_s)
 
+    def health(self) -> dict[str, Any]:
+        """``{"status": "ok" | "degraded", "page_models": PageModels.health(), "nchan": {"posts",
+        "failures", "skipped"} | None}``: ``degraded`` while a page model cannot be built (its
+        screens show their last good model, marked not updating)."""
+        models = self.page_models.health()
+        nchan = None if self.nchan is None else {"posts": self.nchan.posts, "failures": self.nchan.failures,
+                                                   "skipped": self.nchan.skipped}
+        return {"status": "degraded" if models["failing"] else "ok", "page_models": models, "nchan": nchan}
+
     def close(self) -> None:
         """Stop the nchan publishers' threads (the other threads end by themselves)."""
         if self.nchan is not None:
