@@ -54,11 +54,6 @@ class ReadModel:
         v = t.view.lobby_entry["variant"]  # type: ignore[union-attr]
         return {"id": t.id, "name": t.name, "variant": v}
 
-    def version(self, table_id: str) -> int | None:
-        """The table's version (the number of events applied to it), ``None`` for an unknown table."""
-        t = self.tables.slots.get(table_id)
-        return t.table.seq if t is not None else None
-
     def list_tables(self) -> list[dict[str, Any]]:
         """Every visible table in lobby order: ``{"id", "name", "variant": {"id", "name"},
         "shoe", "round", "last", "good_roads", "side_bets", "version", "big_road"}`` (before the

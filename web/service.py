@@ -137,12 +137,17 @@ class Service:
         cannot be read or written (the HTTP edge maps each, ``web.http.errors``). Nothing
         changes when it raises.
         """
-        before = self.read.version(table_id)
+        before = self._seq(table_id)
         try:
             return self._write(table_id, write)
         finally:
-            if self.read.version(table_id) != before:  # (a catch-up may change a table a refused write named)
+            if self._seq(table_id) != before:  # (a catch-up may change a table a refused write named)
                 self._changed(table_id, here=True)
+
+    def _seq(self, table_id: str) -> int | None:
+        """The version of table ``table_id`` in this process, ``None`` when it knows no such table."""
+        t = self.tables.slots.get(table_id)
+        return t.table.seq if t is not None else None
 
     def _write(self, table_id: str, write: Write) -> Ack:
         known = self.tables.slots.get(table_id)
