@@ -1,4 +1,4 @@
-"""Latest-only fan-out of snapshots to live clients (WebSocket pushers, the nchan publisher).
+"""The hub: the latest message of each topic, and waits for a newer one (snapshots, lobby, page models).
 
 Each topic (:mod:`web.push.topics`) keeps only its newest message. A subscriber
 waits for a version newer than the one it has seen and gets the newest message, never a
