@@ -47,12 +47,6 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     push = PushWing(read.hub, Documents(read, venue_tz=chosen.venue_tz), follow_all=bool(chosen.nchan_publish_url))
     app.extensions[extensions.PUSH] = push
     loaded = service.init_app(app, read, push.page_models)
-    if chosen.nchan_publish_url:
-        try:
-            push.publish_to_nchan(chosen.nchan_publish_url, gate=leases.for_store(loaded.store))
-        except ValueError as exc:
-            loaded.close()
-            raise settings.ConfigError(str(exc)) from None
 
     from web.http import api
     from web.http import feed
@@ -71,4 +65,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     ws.init_app(app)
     app.register_blueprint(model_sockets.bp)
     app.register_blueprint(full_frames.bp)
+    if chosen.nchan_publish_url:  # last: the publishers post what the loaded app holds at once
+        try:
+            push.publish_to_nchan(chosen.nchan_publish_url, gate=leases.for_store(loaded.store))
+        except ValueError as exc:
+            loaded.close()
+            raise settings.ConfigError(str(exc)) from None
     return app
