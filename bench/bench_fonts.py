@@ -37,7 +37,7 @@ for m in list(simulate_shoe("T1", 1, seed=4))[:81]:
     m = dict(m); m.pop("cut_card", None)
     fr = feed_request(m)
     client.post(fr.path, json=fr.body, headers={"Authorization": "Bearer b"})
-snap = get_service(app).snapshot("T1")
+snap = get_service(app).read.snapshot("T1")
 from web.render import board
 t0 = time.perf_counter(); board.render_board(snap, width=1920, height=1080, theme="dark", lang="zh")
 t1 = time.perf_counter()

@@ -3,7 +3,7 @@
     .venv/bin/python bench/bench_good_roads.py [--shoes 400] [--seed demo]
 
 A lobby tile gets the gold frame while its table has a highlighted good road
-(``ROADS_GOOD_ROADS``, web/render/screen.py): one of those patterns at or over its threshold
+(``ROADS_GOOD_ROADS``, web/render/tiles.py): one of those patterns at or over its threshold
 (roads/good_roads.py) in the big road after the latest round. Tables deal independently, so
 the share of a lobby's tiles lit at a given moment is, on average, the share of rounds after
 which one table's board is lit. This deals ``--shoes`` rule-dealt shoes (roads.simulator, as

@@ -1,8 +1,8 @@
 """CPU per round of a page's live model: building its document and its delta, beside an anchor.
 
-Every round posted to a table makes the live model topics (web/live_models.py) rebuild each
-watched page's document (:func:`web.http.model_docs.build`) and the push tier diff it against
-the previous one (:func:`web.delta.diff`). This bench feeds seeded shoes (bench/bench_push.py's
+Every round posted to a table makes the live model topics (web/push/page_models.py) rebuild each
+watched page's document (:meth:`web.push.documents.Documents.build`) and the push tier diff it against
+the previous one (:func:`web.push.delta.diff`). This bench feeds seeded shoes (bench/bench_push.py's
 ``dealt``) to an in-process app (Flask test client, SQLite in a temporary directory) and, at
 rounds ``--from``..``--to`` of each shoe, measures the thread CPU of both for the pages a screen
 shows: the table page in landscape and in portrait (one orientation each, as a table screen
@@ -52,8 +52,8 @@ def measure(root: Path, tables: int, first: int, last: int, warm: bool) -> dict[
 
     import web
     from web import create_app
-    from web.delta import diff
-    from web.http import model_docs
+    from web.push.delta import diff
+    from web.http import model_specs
 
     assert Path(web.__file__).resolve().is_relative_to(root.resolve()), web.__file__
     data = tempfile.mkdtemp(prefix="bench-model-cost-")
@@ -69,7 +69,7 @@ def measure(root: Path, tables: int, first: int, last: int, warm: bool) -> dict[
     def step(key: tuple[str, str], page: str, i: int) -> None:
         with app.app_context():
             t0 = time.thread_time()
-            doc = model_docs.build(specs[key])
+            doc = app.extensions["roads.push"].documents.build(specs[key])
             t1 = time.thread_time()
         before = prev.get(key)
         if before is not None and first <= i <= last:
@@ -88,8 +88,8 @@ def measure(root: Path, tables: int, first: int, last: int, warm: bool) -> dict[
                             json={"shoe": 1, "round": i, "player": player, "banker": banker})
                 for page, url in PAGES.items():
                     with app.test_request_context(url.format(t=f"W{k:03d}")), app.app_context():
-                        spec = model_docs.embed_spec(f"W{k:03d}") if page == "embed" else model_docs.table_spec(f"W{k:03d}")
-                        model_docs.build(spec)
+                        spec = model_specs.embed_spec(f"W{k:03d}") if page == "embed" else model_specs.table_spec(f"W{k:03d}")
+                        app.extensions["roads.push"].documents.build(spec)
     for i in range(1, last + 1):
         for n in names:
             player, banker = deals[n][i - 1]
@@ -99,12 +99,12 @@ def measure(root: Path, tables: int, first: int, last: int, warm: bool) -> dict[
                 key = (n, page)
                 if key not in specs:
                     with app.test_request_context(url.format(t=n)):
-                        specs[key] = (model_docs.embed_spec(n) if page == "embed" else model_docs.table_spec(n))
+                        specs[key] = (model_specs.embed_spec(n) if page == "embed" else model_specs.table_spec(n))
                 step(key, page, i)
         key = ("", "lobby")
         if key not in specs:
             with app.test_request_context("/lobby"), app.app_context():
-                specs[key] = model_docs.lobby_spec()[0]
+                specs[key] = model_specs.lobby_spec()[0]
         step(key, "lobby", i)
     return {p: {k: 1e6 * statistics.median(v) for k, v in d.items()} for p, d in took.items()}
 

@@ -91,7 +91,7 @@ def write_docs_board(path: Path) -> None:
         fr = feed_request(m)
         r = client.post(fr.path, json=fr.body, headers={"Authorization": "Bearer docs"})
         assert r.status_code in (200, 201), r.get_data(as_text=True)
-    snap = get_service(app).snapshot("T1")
+    snap = get_service(app).read.snapshot("T1")
     img = render.render_board(snap, width=1920, height=1080, theme="dark", lang="en")
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(render.encode_png(img, theme="dark", compress_level=9))
@@ -106,7 +106,7 @@ def bench_render(app, runs: int) -> dict:
     from web.render.model import BoardOptions, board_model
     from web.service import get_service
 
-    snap = get_service(app).snapshot(TABLE)
+    snap = get_service(app).read.snapshot(TABLE)
     assert snap["round"] == ROUNDS, snap["round"]
     opts = BoardOptions(width=1920, height=1080)
     paint_png.paint(board_model(snap, opts))  # warm fonts and masks

@@ -404,15 +404,15 @@ def dealt(count: int, seed: int) -> list[tuple[list[str], list[str]]]:
 
 
 def recorded_frames(tables: list[str], rounds: int) -> dict[str, list[bytes]]:
-    """The frames a table page of each table gets (its board model, web/live_models.py: first
+    """The frames a table page of each table gets (its board model, web/push/page_models.py: first
     the whole document after round 1, then one delta per round), made by an in-process service
     fed the same rounds as the bench."""
     import orjson
 
     from web import create_app
-    from web.frames import FrameCache
-    from web.http import model_docs
-    from web.hub import Hub
+    from web.push.frames import FrameCache
+    from web.http import model_specs
+    from web.push.hub import Hub
 
     with tempfile.TemporaryDirectory() as d:
         app = create_app({"TESTING": True, "ROADS_FEED_TOKEN": TOKEN, "ROADS_DATA_DIR": d})
@@ -420,14 +420,14 @@ def recorded_frames(tables: list[str], rounds: int) -> dict[str, list[bytes]]:
         out: dict[str, list[bytes]] = {}
         for k, table in enumerate(tables):
             with app.test_request_context(f"/tables/{table}?orient=landscape"):  # a landscape screen's topic
-                spec = model_docs.table_spec(table)
+                spec = model_specs.table_spec(table)
             have = None
             for i, cards in enumerate(dealt(rounds, seed=k), 1):
                 client.post(f"/api/tables/{table}/rounds", json={"shoe": 1, "round": i, "player": cards[0],
                                                                   "banker": cards[1]},
                             headers={"Authorization": f"Bearer {TOKEN}"})
                 with app.app_context():
-                    doc = model_docs.build(spec)
+                    doc = app.extensions["roads.push"].documents.build(spec)
                 message = hub.publish(spec.topic, doc["version"], orjson.dumps(doc), document=doc)
                 out.setdefault(table, []).append(frames.text_for(spec.topic, message, have))
                 have = message.version
@@ -611,7 +611,7 @@ def run_tier(tier: str, tables: int, screens: int, rounds: int, rate: float, lab
 def bytes_at_round_80(shoes: int = 50) -> None:
     """Median bytes a screen gets for round 80 (the delta) beside the whole snapshot frame."""
     from web import create_app
-    from web.frames import FrameCache
+    from web.push.frames import FrameCache
     from web.service import get_service
 
     deltas, fulls = [], []
@@ -633,7 +633,7 @@ def bytes_at_round_80(shoes: int = 50) -> None:
 
 
 def model_bytes(shoes: int = 20) -> None:
-    """Bytes a table page and a lobby page get per update (their board models, web/live_models.py:
+    """Bytes a table page and a lobby page get per update (their board models, web/push/page_models.py:
     the table page's landscape topic, the lobby's both orientations) at rounds 76-80 of ``shoes`` shoes: the delta frame,
     and deflated as nchan sends it to a browser that negotiated permessage-deflate."""
     import zlib
@@ -641,9 +641,9 @@ def model_bytes(shoes: int = 20) -> None:
     import orjson
 
     from web import create_app
-    from web.frames import FrameCache
-    from web.http import model_docs
-    from web.hub import Hub
+    from web.push.frames import FrameCache
+    from web.http import model_specs
+    from web.push.hub import Hub
 
     def deflated(b: bytes) -> int:
         c = zlib.compressobj(6, zlib.DEFLATED, -15)
@@ -664,7 +664,7 @@ def model_bytes(shoes: int = 20) -> None:
         for k in range(shoes):
             table, hub = f"S{k:03d}", Hub()
             with app.test_request_context(f"/tables/{table}?orient=landscape"):  # what a landscape screen follows
-                specs = {"table": model_docs.table_spec(table), "lobby": model_docs.lobby_spec()[0]}
+                specs = {"table": model_specs.table_spec(table), "lobby": model_specs.lobby_spec()[0]}
             for i, cards in enumerate(dealt(80, seed=1000 + k), 1):
                 client.post(f"/api/tables/{table}/rounds", json={"shoe": 1, "round": i, "player": cards[0],
                                                                   "banker": cards[1]}, headers=auth)
@@ -672,7 +672,7 @@ def model_bytes(shoes: int = 20) -> None:
                     continue
                 with app.app_context():
                     for name, spec in specs.items():
-                        doc = model_docs.build(spec)
+                        doc = app.extensions["roads.push"].documents.build(spec)
                         m = hub.publish(spec.topic, i, orjson.dumps(doc), document=doc)
                         if i == 75:
                             continue
@@ -692,13 +692,13 @@ def model_bytes(shoes: int = 20) -> None:
 
 
 def encoding(shoes: int = 20, repeat: int = 200) -> None:
-    """Encoding an 80-round snapshot: orjson (web.views.encode, same bytes) beside json.dumps."""
+    """Encoding an 80-round snapshot: orjson (web.snapshots.encode, same bytes) beside json.dumps."""
     from roads.shoe_roads import ShoeRoads
     from roads.outcome import RoundResult
     from roads.cards import parse_cards
     from roads.snapshot import build_snapshot
     from roads.variants import DEFAULT_VARIANT_ID, get_variant
-    from web.views import encode
+    from web.snapshots import encode
 
     fast, slow = [], []
     for k in range(shoes):

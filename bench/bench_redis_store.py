@@ -49,7 +49,7 @@ def main() -> None:
     except redis.RedisError as e:
         sys.exit(f"no Redis at {args.url}: {e}")
     try:
-        store = RedisStore(args.url, {"ROADS_REDIS_PREFIX": prefix})
+        store = RedisStore(args.url, prefix=prefix, timeout_s=2.0, max_tables=500)
         data = {"round": {"player": ["4S", "KD", "9H"], "banker": ["7C", "JD"]}}
         times = []
         for seq in range(1, args.events + 1):
@@ -58,7 +58,7 @@ def main() -> None:
             store.append(ev)
             times.append(time.perf_counter() - t)
         print(f"append: median {ms(times, 0.5):.3f} ms, p99 {ms(times, 0.99):.3f} ms ({args.events} events)")
-        fresh = RedisStore(args.url, {"ROADS_REDIS_PREFIX": prefix})
+        fresh = RedisStore(args.url, prefix=prefix, timeout_s=2.0, max_tables=500)
         t = time.perf_counter()
         loaded = len(list(fresh.load()))
         print(f"load: {loaded} events in {(time.perf_counter() - t) * 1000:.1f} ms")

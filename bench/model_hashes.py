@@ -1,4 +1,4 @@
-"""Hashes of the board-model documents pages get (web/http/model_docs.py) over many snapshots.
+"""Hashes of the board-model documents pages get (web/http/model_specs.py) over many snapshots.
 
 A speed-up of the model build (caches of text fitting, legends, layouts) must leave every
 document byte-identical. This script feeds seeded shoes (the tableau's deals, with voids and
@@ -56,7 +56,7 @@ def main() -> None:
 
     from bench.bench_push import dealt
     from web import create_app
-    from web.http import model_docs
+    from web.http import model_specs
 
     lines: list[str] = []
     with tempfile.TemporaryDirectory() as d:
@@ -73,11 +73,11 @@ def main() -> None:
             for_app = url.split("?")[0]
             with app.test_request_context(url):
                 if for_app.startswith("/lobby"):
-                    specs.append((url, model_docs.lobby_spec()[0]))
+                    specs.append((url, model_specs.lobby_spec()[0]))
                 elif for_app.startswith("/embed"):
-                    specs.append((url, model_docs.embed_spec("H1")))
+                    specs.append((url, model_specs.embed_spec("H1")))
                 else:
-                    specs.append((url, model_docs.table_spec("H1")))
+                    specs.append((url, model_specs.table_spec("H1")))
         step = 0
         for shoe, count in ((1, args.rounds), (2, 12)):
             for i, (p, b) in enumerate(dealt(count, seed=shoe), 1):
@@ -91,7 +91,7 @@ def main() -> None:
                     for url, spec in specs:
                         if spec.page == "lobby" and step % 5:
                             continue
-                        doc = orjson.dumps(timeless(model_docs.build(spec)), option=orjson.OPT_SORT_KEYS)
+                        doc = orjson.dumps(timeless(app.extensions["roads.push"].documents.build(spec)), option=orjson.OPT_SORT_KEYS)
                         lines.append(f"{shoe}.{i} {url} {hashlib.sha256(doc).hexdigest()}")
         app.extensions["roads.service"].close()
     for line in lines:

@@ -1,10 +1,13 @@
-"""The shape of the code base: the import graph has no circle, ``roads/`` imports only the
-standard library and itself, ``web/render`` draws what it is given without Flask or the
-settings, no module of ``web/`` outgrows one idea, and every package says what lives in it.
+"""The shape of the code base: the import graph has no circle, imports only go down the layers
+(:data:`LAYERS`: domain, leaves, drawing, settings, stores, push wing, service core, HTTP,
+entry points), ``roads/`` imports only the standard library and itself, the Flask-free parts
+(:data:`FLASK_FREE`: the renderers, the push wing, the stores' backends, the service core)
+import no Flask nor the settings, the stores' backends import only their interface, and every
+module and package says in its docstring the one idea it holds.
 
 The graph is read from the source (every ``import`` statement, at module level or inside a
 function: a lazy import that closes a circle is still a circle), so no module is imported
-(the one run-time check imports ``web.render`` in a child process).
+(the run-time checks import ``web.render`` and ``web.push`` in a child process).
 """
 
 from __future__ import annotations
@@ -18,9 +21,24 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("roads", "web")
-MAX_WEB_MODULE_LINES = 520
-"""~500 lines: past that a module of the service holds more than one idea (docs/frontend.md,
-README "What is in the box")."""
+
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("roads",),                                                        # the domain: standard library only
+    ("web.paths", "web.i18n", "web.release", "web.gc_tuning"),          # leaves
+    ("web.render",),                                                   # drawing: model -> pixels
+    ("web.settings", "web.extensions"),                                # the settings and the app's extension keys
+    ("web.stores",),                                                   # durable events
+    ("web.push",),                                                     # the push wing
+    ("web.tables", "web.snapshots", "web.read_model", "web.service"),  # the service core
+    ("web.http",),                                                     # routes
+    ("web.app", "web.cli", "web"),                                     # entry points
+)
+"""Every module of ours, by package or module prefix, lowest layer first: a module imports only
+modules of its own layer or of lower ones (the README's "What is in the box")."""
+
+FLASK_FREE = ("web.render", "web.push", "web.stores.base", "web.stores.sqlite", "web.stores.redis", "web.tables",
+              "web.snapshots", "web.read_model", "web.paths", "web.i18n", "web.release")
+"""Modules (and packages) that run without an app: they import neither Flask nor the settings."""
 
 
 def _modules() -> dict[str, Path]:
@@ -151,33 +169,91 @@ def test_roads_imports_only_the_standard_library_and_itself():
     assert outside == {}
 
 
-def test_render_imports_neither_flask_nor_the_settings():
-    """``web/render`` is given its options (:class:`web.render.pieces.BoardOptions`, the board
-    model; the font folder by :func:`web.render.fonts.set_font_dir`), so a renderer runs without
-    an app: no module of it imports Flask, nor ``web.settings`` (which imports Flask)."""
+def layer(name: str) -> int:
+    """The index in :data:`LAYERS` of module ``name`` (the longest prefix that names it)."""
+    best, found = -1, None
+    for i, prefixes in enumerate(LAYERS):
+        for prefix in prefixes:
+            if (name == prefix or name.startswith(prefix + ".")) and len(prefix) > best:
+                best, found = len(prefix), i
+    assert found is not None, f"{name} is in no layer of LAYERS"
+    return found
+
+
+def test_every_module_is_in_a_layer():
+    assert {name: layer(name) for name in MODULES} and all(layer(n) >= 0 for n in MODULES)
+
+
+def test_the_layer_check_refuses_an_import_going_up():
+    assert layer("web.push.hub") < layer("web.http.ws") and layer("web.render.model") < layer("web.push.documents")
+    assert _upward({"web.push.hub": {"web.http.ws"}, "web.http.ws": {"web.push.hub"}}) == ["web.push.hub -> web.http.ws"]
+
+
+def _upward(edges: dict[str, set[str]]) -> list[str]:
+    return sorted(f"{a} -> {b}" for a, targets in edges.items() for b in targets if layer(b) > layer(a))
+
+
+def test_imports_only_go_down_the_layers():
+    """No exceptions: the push wing imports nothing from web.http nor the service core, the
+    stores nothing from the service, the renderers nothing above them."""
+    assert _upward(_project_edges()) == []
+
+
+def _third_party(name: str) -> set[str]:
+    return {m.split(".")[0] for m in _imports(name, MODULES[name])}
+
+
+def test_the_flask_free_parts_import_neither_flask_nor_the_settings():
+    """The renderers are given their options (:class:`web.render.pieces.BoardOptions`; the font
+    folder by :func:`web.render.fonts.set_font_dir`), the push wing and the service core their
+    collaborators and plain values (the app factory wires them), the stores' backends their
+    settings' values: none imports Flask (nor ``web.settings``, which imports Flask)."""
     found = {}
     for name, path in MODULES.items():
-        if not name.startswith("web.render"):
+        if not any(name == p or name.startswith(p + ".") for p in FLASK_FREE):
             continue
         bad = {m for m in _imports(name, path)
-               if m.split(".")[0] == "flask" or m == "web.settings" or m.startswith("web.settings.")}
+               if m.split(".")[0] in ("flask", "werkzeug", "flask_sock") or m == "web.settings"
+               or m.startswith("web.settings.") or m == "web.extensions"}
         if bad:
             found[name] = sorted(bad)
     assert found == {}
 
 
-def test_importing_the_renderers_imports_no_flask():
+def test_the_push_wing_imports_nothing_from_web_http():
+    found = {name: sorted(m for m in _imports(name, path) if m == "web.http" or m.startswith("web.http."))
+             for name, path in MODULES.items() if name.startswith("web.push")}
+    assert {k: v for k, v in found.items() if v} == {}
+
+
+def test_the_stores_backends_import_only_their_interface():
+    """``web/stores/__init__.py`` picks a backend from the settings; the backends import only
+    ``web.stores.base`` of the service (and the domain's events), as encode/broadcaster's
+    backends import only its base."""
+    found = {}
+    for name in ("web.stores.base", "web.stores.sqlite", "web.stores.redis"):
+        ours = {m for m in _imports(name, MODULES[name]) if m.split(".")[0] == "web"}
+        if ours - {"web.stores.base"}:
+            found[name] = sorted(ours - {"web.stores.base"})
+    assert found == {}
+
+
+def test_importing_the_renderers_and_the_push_wing_imports_no_flask():
     """At run time too: the ``web`` package does not import its Flask app until asked for it."""
-    code = ("import sys, web.render.board, web.render.model, web.render.screen; "
-            "print(sorted(m for m in ('flask', 'web.settings', 'web.app') if m in sys.modules))")
+    code = ("import sys, web.render.board, web.render.model, web.render.tiles, web.push.wing, web.push.documents, "
+            "web.read_model; print(sorted(m for m in ('flask', 'web.settings', 'web.app', 'web.http') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert (out.returncode, out.stdout.strip()) == (0, "[]"), out.stderr
 
 
-@pytest.mark.parametrize("name", sorted(n for n in MODULES if n.startswith("web")))
-def test_no_web_module_outgrows_one_idea(name):
-    lines = MODULES[name].read_text(encoding="utf-8").count("\n")
-    assert lines <= MAX_WEB_MODULE_LINES, f"{MODULES[name].relative_to(ROOT)} has {lines} lines"
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_every_module_says_the_one_idea_it_holds(name):
+    """A module holds one idea, and its docstring's first paragraph says which (what the old
+    line cap stood for: a module that needs two paragraphs to say what it is holds two)."""
+    doc = ast.get_docstring(ast.parse(MODULES[name].read_text(encoding="utf-8")))
+    first = (doc or "").split("\n\n")[0]
+    assert len(first.split()) >= 6, f"{MODULES[name].relative_to(ROOT)} needs a docstring saying what it is"
+    assert first.rstrip().endswith((".", ":", ")")), f"{name}: its first paragraph is one statement, ended"
 
 
 @pytest.mark.parametrize("name", sorted(n for n, p in MODULES.items() if p.name == "__init__.py"))

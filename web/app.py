@@ -28,20 +28,31 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     fonts.set_font_dir(chosen.font_dir)  # ROADS_FONT_DIR: the renderer is given it, never reads settings
 
-    from web import service
+    from web import extensions, service
     from web.http import converters
     from web.http import errors
     from web.http import security
+    from web.push import leases
+    from web.push.documents import Documents
+    from web.push.hub import Hub
+    from web.push.wing import PushWing
+    from web.read_model import ReadModel
 
     converters.init_app(app)
     errors.init_app(app)
     security.init_app(app)
-    service.init_app(app)
+    # The read model, the push wing on the same hub (its page models read that read model), then
+    # the service that loads the store into the one and tells the other of every change.
+    read = ReadModel(Hub())
+    push = PushWing(read.hub, Documents(read, venue_tz=chosen.venue_tz), follow_all=bool(chosen.nchan_publish_url))
+    app.extensions[extensions.PUSH] = push
+    loaded = service.init_app(app, read, push.page_models)
 
     from web.http import api
     from web.http import feed
     from web.http import full_frames
     from web.http import model_sockets
+    from web.http import offline
     from web.http import pages
     from web.http import png
     from web.http import shoes_pages
@@ -55,13 +66,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     ws.init_app(app)
     app.register_blueprint(model_sockets.bp)
     app.register_blueprint(full_frames.bp)
-    from web.http import offline
-
     app.register_blueprint(offline.bp)  # the service worker: screens that never go dark
-
-    from web import live_models, push
-
-    live_models.init_app(app, service.get_service(app).hub)
-
-    push.init_app(app, service.get_service(app).hub, app.extensions["roads.ws_frames"])
+    if chosen.nchan_publish_url:  # last: the publishers post what the loaded app holds at once
+        try:
+            push.publish_to_nchan(chosen.nchan_publish_url, gate=leases.for_store(loaded.store))
+        except ValueError as exc:
+            loaded.close()
+            raise settings.ConfigError(str(exc)) from None
     return app

@@ -1,8 +1,9 @@
 """The service: writes to the tables' records, made durable, applied and published.
 
 One :class:`Service` per app (``app.extensions["roads.service"]``, see :func:`init_app` and
-:func:`get_service`). It owns the :class:`web.stores.Store`, the :class:`web.hub.Hub` and the
-read model (:class:`web.views.Views`, whose read methods it passes through).
+:func:`get_service`). It owns the :class:`web.stores.Store` and the read model
+(:attr:`Service.read`, a :class:`web.read_model.ReadModel` on the :class:`web.push.hub.Hub`),
+which readers use directly.
 
 A write (:data:`roads.table.Write`: record a round, start a shoe, void or correct a round,
 cards of a round dealt card by card, the table's state) is orchestration only; the rules are
@@ -16,7 +17,10 @@ the record's (:class:`roads.table.Table`):
    refusing or answering "unchanged";
 3. ``Store.append`` (durable before anything else happens); when another process took the
    ``seq`` (:class:`web.stores.SeqTaken`), catch up and decide again;
-4. ``Table.apply`` and ``Views.refresh`` (new snapshot encoded once, published to the hub).
+4. ``Table.apply`` and ``ReadModel.refresh`` (new snapshot encoded once, published to the hub);
+5. once the table's lock is released, the table's watched page models are rebuilt in the
+   writer's own thread and the lobby's handed to their worker (:class:`web.push.page_models.PageModels`:
+   a screen has the round when the write has been answered).
 
 Versions: a table's version is the number of events applied to it (1, 2, 3, ... with no
 gaps), so a restart that replays the store gives the same versions; a shoe's version is the
@@ -37,17 +41,23 @@ from flask import Flask, current_app
 from roads.errors import (BadTableId, NotInRecord, RecordConflict, TableError, TableNotAllowed, TooManyTables,
                           UnknownTable)
 from roads.events import Event
-from roads.table import Unchanged, Write
-from roads.variants import get_variant
-from web.hub import Hub
 from roads.ids import TABLE_ID_RULE, is_table_id
+from roads.table import Unchanged, Write
+from roads.table_state import SetState
+from roads.variants import get_variant
+from web import extensions
+from web.push import topics
+from web.push.hub import Hub
+from web.push.page_models import PageModels
+from web.read_model import ReadModel
 from web.settings import ConfigError, get_settings, setting_path
+from web.snapshots import state_json
 from web.stores import SeqTaken, Store, StoreUnavailable, TableLimitReached, open_store
-from web.views import TableSlot, Views
+from web.tables import TableSlot
 
 log = logging.getLogger(__name__)
 
-EXTENSION = "roads.service"
+EXTENSION = extensions.SERVICE
 """The ``app.extensions`` key of the app's :class:`Service`."""
 
 APPEND_ATTEMPTS = 5
@@ -67,7 +77,9 @@ class Service:
 
     ``tables`` is the parsed ``ROADS_TABLES`` setting (:attr:`web.settings.Settings.tables`:
     ``name``, ``variant`` and ``limits`` of each table);
-    ``clock`` returns Unix seconds (tests may fix it); ``max_tables`` and
+    ``read`` the read model to fill (default: a new one on a new hub); ``page_models`` the
+    page-model topics told of every change (:class:`web.push.page_models.PageModels`, default
+    none); ``clock`` returns Unix seconds (tests may fix it); ``max_tables`` and
     ``only_configured_tables`` bound the tables that writes may create (``ROADS_MAX_TABLES``,
     ``ROADS_ONLY_CONFIGURED_TABLES``; :meth:`write`). Construction loads every stored event
     and publishes every table and the lobby. Raises :class:`web.settings.ConfigError` for a
@@ -75,15 +87,18 @@ class Service:
     """
 
     def __init__(self, store: Store, *, tables: Mapping[str, Mapping[str, Any]] | None = None,
-                 hub: Hub | None = None, clock: Callable[[], float] = time.time,
-                 max_tables: int | None = None, only_configured_tables: bool = False) -> None:
+                 read: ReadModel | None = None, page_models: PageModels | None = None,
+                 clock: Callable[[], float] = time.time, max_tables: int | None = None,
+                 only_configured_tables: bool = False) -> None:
         self.store = store
-        self.hub = hub or Hub()
+        self.read = read or ReadModel(Hub())
+        self.hub = self.read.hub
+        self.tables = self.read.tables
+        self.page_models = page_models
         self.clock = clock
         self.max_tables = max_tables
         self.only_configured_tables = only_configured_tables
         self._create_lock = threading.Lock()
-        self.views = Views(self.hub)
         for table_id, cfg in (tables or {}).items():
             variant_id = cfg.get("variant")
             if variant_id is not None:
@@ -92,7 +107,7 @@ class Service:
                 except ValueError as e:
                     raise ConfigError(f"{setting_path('ROADS_TABLES', table_id, 'variant')}: {e}") from None
             try:
-                self.views.add_configured(table_id, cfg.get("name"), variant_id, cfg.get("limits"))
+                self.tables.add_configured(table_id, cfg.get("name"), variant_id, cfg.get("limits"))
             except TableError as e:
                 raise ConfigError(f"{setting_path('ROADS_TABLES', table_id, e.field or 'limits')}: {e}") from None
         self._load()
@@ -101,46 +116,13 @@ class Service:
     def _load(self) -> None:
         count = 0
         for ev in self.store.load():
-            self.views.slot(ev.table).table.apply(ev)
+            self.tables.slot(ev.table).table.apply(ev)
             count += 1
-        self.views.sort_order()
-        for t in self.views.slots.values():
-            self.views.refresh(t, publish_lobby=False)
-        self.views.publish_lobby()
-        log.info("loaded %d events of %d tables", count, len(self.views.slots))
-
-    # ------------------------------------------------------------------ reads (web.views)
-    def table(self, table_id: str) -> dict[str, Any]:
-        """:meth:`web.views.Views.table`."""
-        return self.views.table(table_id)
-
-    def list_tables(self) -> list[dict[str, Any]]:
-        """:meth:`web.views.Views.list_tables`."""
-        return self.views.list_tables()
-
-    def lobby_json(self) -> tuple[int, bytes]:
-        """:meth:`web.views.Views.lobby_json`."""
-        return self.views.lobby_json()
-
-    def snapshot(self, table_id: str, shoe: int | None = None) -> dict[str, Any]:
-        """:meth:`web.views.Views.snapshot`."""
-        return self.views.snapshot(table_id, shoe)
-
-    def snapshot_json(self, table_id: str, shoe: int | None = None) -> tuple[int, bytes]:
-        """:meth:`web.views.Views.snapshot_json`."""
-        return self.views.snapshot_json(table_id, shoe)
-
-    def shoes(self, table_id: str) -> list[dict[str, Any]]:
-        """:meth:`web.views.Views.shoes`."""
-        return self.views.shoes(table_id)
-
-    def shoe(self, table_id: str, shoe: int) -> dict[str, Any]:
-        """:meth:`web.views.Views.shoe`."""
-        return self.views.shoe(table_id, shoe)
-
-    def rounds(self, table_id: str, shoe: int) -> list[dict[str, Any]]:
-        """:meth:`web.views.Views.rounds`."""
-        return self.views.rounds(table_id, shoe)
+        self.tables.sort_order()
+        for t in self.tables.slots.values():
+            self.read.refresh(t, publish_lobby=False)
+        self.read.publish_lobby()
+        log.info("loaded %d events of %d tables", count, len(self.tables.slots))
 
     # ------------------------------------------------------------------ writes
     def write(self, table_id: str, write: Write) -> Ack:
@@ -156,7 +138,20 @@ class Service:
         cannot be read or written (the HTTP edge maps each, ``web.http.errors``). Nothing
         changes when it raises.
         """
-        known = self.views.slots.get(table_id)
+        before = self._seq(table_id)
+        try:
+            return self._write(table_id, write)
+        finally:
+            if self._seq(table_id) != before:  # (a catch-up may change a table a refused write named)
+                self._changed(table_id, here=True)
+
+    def _seq(self, table_id: str) -> int | None:
+        """The version of table ``table_id`` in this process, ``None`` when it knows no such table."""
+        t = self.tables.slots.get(table_id)
+        return t.table.seq if t is not None else None
+
+    def _write(self, table_id: str, write: Write) -> Ack:
+        known = self.tables.slots.get(table_id)
         if self.only_configured_tables and (known is None or not known.configured):
             raise TableNotAllowed(f"table {table_id[:40]!r} is not one of the configured tables (ROADS_TABLES), "
                                   "and only those may be written (ROADS_ONLY_CONFIGURED_TABLES)", field="table_id")
@@ -169,7 +164,7 @@ class Service:
         self._check_table_id(table_id)
         with self._create_lock:
             self._check_room(table_id)
-            with self.views.locked(table_id) as t:  # dropped again when the write is refused
+            with self.tables.locked(table_id) as t:  # dropped again when the write is refused
                 return self._write_locked(t, write)
 
     def _check_room(self, table_id: str) -> None:
@@ -179,10 +174,10 @@ class Service:
         (:class:`web.stores.TableLimitReached`), so the limit holds for all of them together."""
         if self.max_tables is None:
             return
-        known = self.views.slots.get(table_id)
+        known = self.tables.slots.get(table_id)
         if known is not None and known.visible:  # created meanwhile (by another process)
             return
-        count = sum(1 for t in list(self.views.slots.values()) if t.visible)
+        count = self.tables.count()
         if count >= self.max_tables:
             raise _too_many_tables(f"the service already keeps {count} tables", table_id)
 
@@ -204,7 +199,7 @@ class Service:
                 # of what another process stored since (A stores "result", B still sees "dealing").
                 if self.store.shared and self._catch_up_for_write(t):
                     continue
-                return Ack(False, self.views.ack(t, "unchanged", write, outcome.shoe, outcome.round))
+                return Ack(False, ack_body(t, "unchanged", write, outcome.shoe, outcome.round))
             try:
                 self.store.append(outcome)
             except SeqTaken:
@@ -218,9 +213,9 @@ class Service:
             new_table = t.table.seq == 0
             t.table.apply(outcome)
             if new_table:
-                self.views.add_to_order(t.id)
-            self.views.refresh(t)
-            return Ack(True, self.views.ack(t, "recorded", write, outcome.shoe, outcome.round))
+                self.tables.add_to_order(t.id)
+            self.read.refresh(t)
+            return Ack(True, ack_body(t, "recorded", write, outcome.shoe, outcome.round))
         raise StoreUnavailable(f"table {table_id!r} is being written by other processes; try again")
 
     @staticmethod
@@ -233,7 +228,7 @@ class Service:
         another process may have created it, so catch up from the store first. Raises
         :class:`roads.errors.UnknownTable` when the store has no such table (nothing is kept)."""
         if is_table_id(table_id):
-            with self.views.locked(table_id) as t:
+            with self.tables.locked(table_id) as t:
                 if not t.visible:
                     self._catch_up_for_write(t)
                 if t.visible:
@@ -256,8 +251,8 @@ class Service:
         for ev in events:
             t.table.apply(ev)
         if events:
-            self.views.add_to_order(t.id)
-            self.views.refresh(t)
+            self.tables.add_to_order(t.id)
+            self.read.refresh(t)
 
     def apply_external(self, event: Event) -> None:
         """Apply an event another process stored (the store's follower thread calls this).
@@ -265,19 +260,53 @@ class Service:
         Ignores events already applied; catches up from the store when ``event`` skips ahead
         (raising :class:`web.stores.StoreUnavailable` when the store cannot be read then).
         """
-        with self.views.locked(event.table) as t:
+        with self.tables.locked(event.table) as t:
             if event.seq <= t.table.seq:
                 return
             if event.seq > t.table.seq + 1:
                 self._catch_up(t)
-                return
-            t.table.apply(event)
-            self.views.add_to_order(t.id)
-            self.views.refresh(t)
+            else:
+                t.table.apply(event)
+                self.tables.add_to_order(t.id)
+                self.read.refresh(t)
+        self._changed(event.table, here=False)
+
+    def _changed(self, table_id: str, *, here: bool) -> None:
+        """Table ``table_id`` (and so the lobby) changed and its lock is released: rebuild the
+        page models of the table in this thread (``here``: a feed write, which answers once they
+        are out) or have the worker do it, and the lobby's in the worker."""
+        if self.page_models is None:
+            return
+        self.page_models.changed(topics.LOBBY)
+        if here:
+            self.page_models.rebuild(topics.table(table_id))
+        else:
+            self.page_models.changed(topics.table(table_id))
 
     def close(self) -> None:
         """Close the store."""
         self.store.close()
+
+
+def ack_body(t: TableSlot, status: str, write: Write, shoe: int, round_no: int | None = None) -> dict[str, Any]:
+    """The response body of a write: ``{"status", "table", "version", "shoe"}`` plus, for a
+    round, ``"round"``, its ``"result"`` and ``"void"`` as stored now, or ``"in_progress"``
+    while it is dealt card by card; for a table state, ``{"status", "table", "version",
+    "state"}`` (caller holds the lock)."""
+    table = t.table
+    if isinstance(write, SetState):
+        return {"status": status, "table": t.id, "version": table.seq, "state": state_json(table)}
+    body: dict[str, Any] = {"status": status, "table": t.id, "version": table.seq, "shoe": shoe}
+    if round_no is not None:
+        body["round"] = round_no
+        s = table.shoes.get(shoe)
+        stored = s.round(round_no) if s is not None else None
+        if stored is not None:
+            body["result"] = None if stored.result is None else stored.result.to_json()
+            body["void"] = stored.void_json()
+        elif s is not None and s.in_progress is not None and s.in_progress.number == round_no:
+            body["in_progress"] = s.in_progress.to_json()
+    return body
 
 
 def _too_many_tables(kept: str, table_id: str) -> TooManyTables:
@@ -287,19 +316,21 @@ def _too_many_tables(kept: str, table_id: str) -> TooManyTables:
 
 
 # ----------------------------------------------------------------------------- flask glue
-def init_app(app: Flask) -> None:
-    """Open the store the settings select, load it into a :class:`Service`, and keep that in
-    ``app.extensions["roads.service"]``. Raises :class:`web.settings.ConfigError` for bad settings."""
+def init_app(app: Flask, read: ReadModel, page_models: PageModels | None = None) -> Service:
+    """Open the store the settings select, load it into ``read`` by a :class:`Service` that
+    tells ``page_models`` of every change, and keep the service in ``app.extensions["roads.service"]``.
+    Raises :class:`web.settings.ConfigError` for bad settings."""
     settings = get_settings(app)
     store = open_store(settings)
     try:
-        service = Service(store, tables={k: v.as_dict() for k, v in settings.tables.items()},
-                          max_tables=settings.max_tables,
+        service = Service(store, tables={k: v.as_dict() for k, v in settings.tables.items()}, read=read,
+                          page_models=page_models, max_tables=settings.max_tables,
                           only_configured_tables=settings.only_configured_tables)
     except BaseException:
         store.close()
         raise
     app.extensions[EXTENSION] = service
+    return service
 
 
 def get_service(app: Flask | None = None) -> Service:

@@ -30,6 +30,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from roads.good_roads import DEFAULT_GOOD_ROADS, HIGHLIGHTED_BY_DEFAULT
 from roads.ids import TABLE_ID_RE, TABLE_ID_RULE, is_table_id
+from web import extensions
 from web.setting_entries import ScreenConfig, TableConfig
 
 __all__ = ["ConfigError", "EXTENSION", "GOOD_ROAD_IDS", "PREFIX", "SCREEN_KEYS", "ScreenConfig", "Settings",
@@ -39,8 +40,8 @@ __all__ = ["ConfigError", "EXTENSION", "GOOD_ROAD_IDS", "PREFIX", "SCREEN_KEYS",
 PREFIX = "ROADS_"
 """Prefix of every setting's environment variable."""
 
-EXTENSION = "roads.settings"
-"""The ``app.extensions`` key of the app's :class:`Settings` (keys are ``"roads.<what>"``)."""
+EXTENSION = extensions.SETTINGS
+"""The ``app.extensions`` key of the app's :class:`Settings` (every key: :mod:`web.extensions`)."""
 
 GOOD_ROAD_IDS: tuple[str, ...] = tuple(g.id for g in DEFAULT_GOOD_ROADS)
 """Good-road pattern ids a board may highlight (:data:`roads.good_roads.DEFAULT_GOOD_ROADS`)."""
@@ -153,7 +154,7 @@ class Settings(BaseSettings):
         None, "`http://` URL",
         "The nchan publisher location on loopback (e.g. `http://127.0.0.1:8081/pub/`; the channel id is "
         "appended): the publisher threads of this process (4, each a share of the channels) post every "
-        "frame of every table and of the lobby there (`web.push`, docs/deploy.md). Unset: nothing is published.")
+        "frame of every table and of the lobby there (`web.push.nchan`, docs/deploy.md). Unset: nothing is published.")
     push_url: str | None = _field(
         None, "path or `ws(s)://` URL",
         "Where pages subscribe to live frames, ending in `/` (e.g. `/push/` for nginx + nchan on the same "

@@ -4,22 +4,22 @@
  *
  * Boot data: <script type="application/json" id="boot"> with
  *   {page, table, live, ws, full, models: {landscape, portrait} | {fixed}, modelUrl, keepaliveS,
- *    release, tz, askUrl}
+ *    release, tz, askUrl, held (only while the server cannot rebuild the model)}
  * The landscape (1920x1080) or portrait (1080x1920) model is chosen by the viewport's shape; the
  * SVG viewBox scales it (4K shows the 1920x1080 model at twice the size).
  *
- * Live: `ws` is the page's model topic (web/live_models.py; /ws/models/... or nchan), on a table
+ * Live: `ws` is the page's model topic (web/push/page_models.py; /ws/models/... or nchan), on a table
  * page one per orientation ({landscape, portrait}: the page follows the one it shows and
  * switches when the viewport changes shape; `full` likewise). Its frames carry the page's
  * document {models, release, version, shoe}: the first whole, then deltas that
- * static/js/live.js (RoadsDelta.Tracker) applies, so show() below always gets a whole document.
+ * static/js/push_socket.js (RoadsDelta.Tracker) applies, so show() below always gets a whole document.
  * No HTTP fetch per update; modelUrl is fetched only to come back after an outage.
  *
  * Trust: the newest result is marked by the model until the next one; cells new since the last
  * paint blink briefly (CSS, none with prefers-reduced-motion). When nothing is heard from the
  * server for twice the keepalive interval the page dims the roads and says "Offline since
  * hh:mm:ss" (venue time zone); while offline it asks modelUrl every few seconds, and the first
- * answer (or frame) clears the band, repaints and reconnects (LiveSocket.watch, static/js/live.js,
+ * answer (or frame) clears the band, repaints and reconnects (PushSocket.watch, static/js/push_socket.js,
  * shared with the lobby). A new release (the document's
  * release differs from boot.release) reloads the page.
  * window.__roads exposes {version, shoe, renders, messages, status, offline, fetches} for tests.
@@ -97,7 +97,7 @@
 
   /**
    * Subscribe to the model topic of the orientation shown (boot.ws is {orientation: URL} on a
-   * table page, one URL on an embed), again when the viewport changes shape (LiveSocket
+   * table page, one URL on an embed), again when the viewport changes shape (PushSocket
    * .retarget: the new socket's first frame is that orientation's whole document). On the nchan
    * tier (boot.full set) the page first asks modelUrl?orient= so the service follows that topic.
    */
@@ -110,10 +110,10 @@
     var ws = one ? boot.ws : boot.ws[key], full = one || !boot.full ? boot.full : boot.full[key];
     var modelUrl = one ? boot.modelUrl : orientUrl(key); // (asked while offline: it follows the topic again)
     if (subscribed === null) {
-      window.__roadsLive = LiveSocket.watch({
+      window.__roadsLive = PushSocket.watch({
         ws: ws, full: full, modelUrl: modelUrl, keepaliveS: boot.keepaliveS, tz: boot.tz, svg: svg,
         offlineSince: boot.offline && boot.offline.since, // booted by the service worker, service away
-        state: state, show: show, offlineText: function () { var m = current(); return m.offline && m.offline.text; }
+        state: state, show: show, held: boot.held, offlineText: function () { var m = current(); return m.offline && m.offline.text; }
       });
     } else if (window.__roadsLive) {
       window.__roadsLive = window.__roadsLive.retarget(ws, full, modelUrl);

@@ -1,5 +1,5 @@
 /*
- * Deltas of a pushed document (web/delta.py has the same operations, docs/frontend.md the protocol).
+ * Deltas of a pushed document (web/push/delta.py has the same operations, docs/frontend.md the protocol).
  *
  * A delta frame {"type":"delta","base":56,"version":57,"ops":[...]} turns the document of
  * version `base` into the one of version `version`. Operations, each [op, path, arg], where

@@ -4,13 +4,13 @@
  *
  * Boot data: {doc: {pages: {landscape: [page model, ...], portrait: [...]}, release, version,
  *   rotate_s}, ws, full, modelUrl, page_n, rotate_s, release, tz, keepaliveS}. The document holds
- * every page, so turning a page fetches nothing; the socket (web/live_models.py) sends the
- * document's changes (deltas, applied by static/js/live.js), so onFrame below gets whole
+ * every page, so turning a page fetches nothing; the socket (web/push/page_models.py) sends the
+ * document's changes (deltas, applied by static/js/push_socket.js), so onFrame below gets whole
  * documents. The page matching the viewport's shape is painted (viewBox scaling: 4K shows the
  * 1920x1080 model at twice the size). Like the board page, the screen dims and says
  * "Offline since hh:mm:ss" after hearing nothing for twice the keepalive interval, asks modelUrl
- * every few seconds while offline (the answer resyncs and reconnects; LiveSocket.watch in
- * static/js/live.js, shared with the board), and reloads itself when
+ * every few seconds while offline (the answer resyncs and reconnects; PushSocket.watch in
+ * static/js/push_socket.js, shared with the board), and reloads itself when
  * the server runs a new release.
  * window.__roads exposes {page, pages, renders, fetches, messages, status, offline} for tests.
  */
@@ -69,9 +69,9 @@
     }, rotate * 1000);
   }
 
-  window.__roadsLive = LiveSocket.watch({
+  window.__roadsLive = PushSocket.watch({
     ws: boot.ws, full: boot.full, modelUrl: boot.modelUrl, keepaliveS: boot.keepaliveS, tz: boot.tz, svg: svg,
     offlineSince: boot.offline && boot.offline.since, // booted by the service worker, service away
-    state: state, show: show, offlineText: function () { return (current().offline || {}).text; }
+    state: state, show: show, held: boot.doc.held, offlineText: function () { return (current().offline || {}).text; }
   });
 })();

@@ -40,7 +40,7 @@
     return t;
   }
 
-  // Betting countdowns (web/render/live_panel.py): text with data-cd (Unix s betting closes)
+  // Betting countdowns (web/render/status_panel.py): text with data-cd (Unix s betting closes)
   // ticks against the server's clock. Every server time seen (a model's "now", the page's
   // boot "now") is at most the server's clock when it arrives, and a model pushed or cached a
   // while ago is older still, so the offset kept is the largest seen (observeClock).
@@ -195,6 +195,20 @@
     el("rect", { x: 0, y: Math.round((model.h - h) / 2), width: model.w, height: h, "class": "f-offline" }, band);
     var t = el("text", { x: model.w / 2, y: Math.round(model.h / 2 + off.size * 0.36), "font-size": off.size, "text-anchor": "middle", "class": "f-offline-text w-b offline-text" }, band);
     t.textContent = off.text;
+    // the held band: shown while the server cannot rebuild this page's model (push_socket.js)
+    var held = el("g", { "class": "held-band" }, svg);
+    el("rect", { x: 0, y: Math.round((model.h - h) / 2), width: model.w, height: h, "class": "f-offline" }, held);
+    var ht = el("text", { x: model.w / 2, y: Math.round(model.h / 2 + off.size * 0.36), "font-size": off.size, "text-anchor": "middle", "class": "f-offline-text w-b held-text" }, held);
+    ht.textContent = heldText;
+  }
+
+  /** What the held band says (the document's "held" text with its time, or "" when not held);
+   * kept across repaints, set by push_socket.js. */
+  var heldText = "";
+  function setHeldText(text) {
+    heldText = text || "";
+    var shown = document.querySelectorAll(".held-text");
+    for (var i = 0; i < shown.length; i++) shown[i].textContent = heldText;
   }
 
   function cellKeys(model) {
@@ -232,5 +246,5 @@
     return out;
   }
 
-  global.Paint = { paint: paint, cellKeys: cellKeys, freshCells: freshCells, observeClock: observeClock };
+  global.Paint = { paint: paint, cellKeys: cellKeys, freshCells: freshCells, observeClock: observeClock, setHeldText: setHeldText };
 })(window);

@@ -27,7 +27,7 @@ from typing import Any, Iterator, Mapping
 from werkzeug.serving import BaseWSGIServer, make_server
 
 from support.feed import FEED_TOKEN
-from web.delta import apply as delta_apply
+from web.push.delta import apply as delta_apply
 
 ROOT = Path(__file__).resolve().parents[2]  # the repository
 
@@ -154,7 +154,7 @@ _DOCS: "weakref.WeakKeyDictionary[Any, dict]" = weakref.WeakKeyDictionary()
 
 def recv_snapshot(ws: Any) -> dict:
     """The next document frame of a ``websocket-client`` connection, skipping keepalives, as a
-    snapshot frame: a delta frame is applied (``web.delta.apply``) to the connection's last
+    snapshot frame: a delta frame is applied (``web.push.delta.apply``) to the connection's last
     document and returned as ``{"type": "snapshot", ..., "data": <the whole document>}`` with
     ``"delta": True`` added. A delta whose base is not the connection's last version fails the
     test. Error frames come back as they are."""

@@ -111,7 +111,7 @@ def test_past_shoe_snapshot_is_the_shoe_as_it_ended(feed, client, deal):
 
 
 def test_past_shoe_snapshots_are_rebuilt_when_evicted_from_the_cache(app, feed, client, monkeypatch, deal):
-    monkeypatch.setattr("web.views.PAST_SHOE_CACHE", 1)
+    monkeypatch.setattr("web.read_model.PAST_SHOE_CACHE", 1)
     for shoe in (1, 2, 3):
         for n, (p, b) in enumerate(deal(5, seed=shoe), 1):
             feed.round(shoe, n, p, b)
@@ -209,17 +209,17 @@ def test_a_browser_outside_the_api_gets_an_html_error_page(client):
 def test_service_reads_match_the_api(app, feed):
     feed.round(1, 1, P1, B1)
     service = get_service(app)
-    assert service.table("T1") == {"id": "T1", "name": "T1", "variant": {"id": "seed000_live", "name": "Live Baccarat"}}
-    assert service.snapshot("T1")["version"] == 1
-    assert service.snapshot("T1", 1) is service.snapshot("T1")
-    assert [t["id"] for t in service.list_tables()] == ["T1"]
-    assert service.lobby_json()[0] == 1
+    assert service.read.table("T1") == {"id": "T1", "name": "T1", "variant": {"id": "seed000_live", "name": "Live Baccarat"}}
+    assert service.read.snapshot("T1")["version"] == 1
+    assert service.read.snapshot("T1", 1) is service.read.snapshot("T1")
+    assert [t["id"] for t in service.read.list_tables()] == ["T1"]
+    assert service.read.lobby_json()[0] == 1
     from roads.errors import UnknownShoe, UnknownTable
 
     with pytest.raises(UnknownShoe):
-        service.snapshot("T1", 7)
+        service.read.snapshot("T1", 7)
     with pytest.raises(UnknownTable):
-        service.table("T9")
+        service.read.table("T9")
 
 
 def test_dealt_rounds_helper_deals_legal_rounds():

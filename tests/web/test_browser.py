@@ -447,7 +447,7 @@ def _poll(page, expression, timeout_s=10.0):
 
 def test_a_stopped_server_shows_offline_within_seconds_whatever_the_keepalive(browser, tmp_path):
     """With the default 20 s keepalive, a board whose server is killed says "Offline since"
-    once its reconnects have been refused for 5 s (static/js/live.js DOWN_MS), not after the
+    once its reconnects have been refused for 5 s (static/js/push_socket.js DOWN_MS), not after the
     40 s of silence the keepalives alone would take; the time shown is when it last heard."""
     import time
 

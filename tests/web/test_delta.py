@@ -1,4 +1,4 @@
-"""Deltas of pushed documents (web/delta.py, web/frames.py): a screen that starts from the
+"""Deltas of pushed documents (web/push/delta.py, web/push/frames.py): a screen that starts from the
 first full frame and applies every delta frame after it holds, at every version, exactly the
 document the full frame of that version carries.
 
@@ -23,9 +23,9 @@ from roads.tableau import deal_round
 from roads.shoe_roads import ShoeRoads
 from roads.snapshot import build_snapshot
 from roads.variants import DEFAULT_VARIANT_ID, get_variant
-from web.delta import apply, diff
-from web.frames import FrameCache
-from web.hub import Hub
+from web.push.delta import apply, diff
+from web.push.frames import FrameCache
+from web.push.hub import Hub
 from support.feed import Feed
 
 VARIANT = get_variant(DEFAULT_VARIANT_ID)
@@ -165,7 +165,7 @@ def test_a_delta_names_the_base_it_was_diffed_from_even_if_the_hub_drops_that_ba
     # Two newer publishes drop a message's base (the hub keeps three messages alive). A frame
     # builder that diffed from the base and then read the message's base version again sent
     # {"base": null} (seen once as "delta from None" in tests/web/test_ws.py under load).
-    import web.frames as frames_module
+    import web.push.frames as frames_module
 
     hub, frames = Hub(), FrameCache()
     hub.publish("lobby", 1, b'{"round":1}')
@@ -222,8 +222,8 @@ def test_operations_that_do_not_fit_are_refused(ops):
 
 
 def test_snapshot_bytes_are_those_of_the_standard_json_encoding():
-    """The JSON API's bytes must not change with the faster encoder (web.views.encode)."""
-    from web.views import encode
+    """The JSON API's bytes must not change with the faster encoder (web.snapshots.encode)."""
+    from web.snapshots import encode
 
     rng = random.Random(5)
     for i, snap in enumerate(random_table_history(rng, shoes=30)):

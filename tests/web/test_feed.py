@@ -320,8 +320,8 @@ def test_every_change_is_published_to_the_table_and_lobby_topics(app, feed, clie
 def test_snapshot_json_is_encoded_once_per_version(app, feed):
     service = get_service(app)
     feed.round(1, 1, P1, B1)
-    v1, a = service.snapshot_json("T1")
-    v2, b = service.snapshot_json("T1")
+    v1, a = service.read.snapshot_json("T1")
+    v2, b = service.read.snapshot_json("T1")
     assert v1 == v2 == 1 and a is b
 
 

@@ -107,7 +107,7 @@ def test_the_board_models_last_result_time_is_its_own_shoes(app, client, auth):
 
 def test_on_the_nchan_tier_a_busy_lobbys_frame_is_the_version_its_channel_holds(app_factory):
     """The lobby changes with every table's write but its channel is posted at most every
-    web.push.MIN_POST_INTERVAL_S: the frame a page resyncs from must be the version the
+    web.push.nchan.MIN_POST_INTERVAL_S: the frame a page resyncs from must be the version the
     channel's next delta builds on (what was last posted), not the newest one, which the
     publisher may skip (a page holding a skipped version would find every delta a gap)."""
     from support.feed import AUTH, dealt_rounds

@@ -1,11 +1,11 @@
-"""The live table in the board model (web.render.live_panel): hands worked from the tableau
+"""The live table in the board model (web.render.status_panel): hands worked from the tableau
 (docs/domain.md section 1: the player draws on 0-5, stands on 6-7) and seed 001's insurance
 table (docs/insurance.md: player 6 standing against banker 5 -> Player insurance 2.5:1)."""
 
 from __future__ import annotations
 
 from web import i18n
-from web.render import live_panel
+from web.render import status_panel
 from web.render.model import BoardOptions, board_model
 
 BASE = {"table": "T1", "shoe": 1, "round": 0, "version": 3, "variant": {"id": "seed001", "name": "Seed 001"},
@@ -23,11 +23,11 @@ def words(model):
 
 
 def test_next_step_in_words_from_the_tableau():
-    assert live_panel.next_words(ip(["4S"], ["KD"], 4, 0, "player"), "en") == "Dealing"
-    assert live_panel.next_words(ip(["4S", "2H"], ["KD", "5C"], 6, 5, "banker"), "en") == "Player stands · Banker draws"
-    assert live_panel.next_words(ip(["4S", "KH"], ["KD", "5C"], 4, 5, "player"), "en") == "Player draws"
-    assert live_panel.next_words(ip(["4S", "KH", "2D"], ["KD", "5C"], 6, 5, "banker"), "en") == "Banker draws"
-    assert live_panel.next_words(ip(["4S", "KH"], ["KD", "5C"], 4, 5, "player"), "zh") == "闲补牌"
+    assert status_panel.next_words(ip(["4S"], ["KD"], 4, 0, "player"), "en") == "Dealing"
+    assert status_panel.next_words(ip(["4S", "2H"], ["KD", "5C"], 6, 5, "banker"), "en") == "Player stands · Banker draws"
+    assert status_panel.next_words(ip(["4S", "KH"], ["KD", "5C"], 4, 5, "player"), "en") == "Player draws"
+    assert status_panel.next_words(ip(["4S", "KH", "2D"], ["KD", "5C"], 6, 5, "banker"), "en") == "Banker draws"
+    assert status_panel.next_words(ip(["4S", "KH"], ["KD", "5C"], 4, 5, "player"), "zh") == "闲补牌"
 
 
 def test_board_mid_round_shows_cards_totals_next_step_and_seed001_insurance():
@@ -50,7 +50,7 @@ def test_betting_countdown_at_render_time_and_for_the_page():
     cd = [i for p in m["panels"] for i in p["items"] if i.get("cd")]
     assert [(i["t"], i["cd"], i["fmt"]) for i in cd] == [("Bets close in 12 s", 1012.0, "Bets close in {s} s")]
     assert "Dealer Anna  ·  Limits 100-10,000" in words(m) and m["now"] == 1000.0
-    assert live_panel.seconds_left(state, 1011.5) == 1 and live_panel.seconds_left(state, 1013) == 0
+    assert status_panel.seconds_left(state, 1011.5) == 1 and status_panel.seconds_left(state, 1013) == 0
     closed = board_model(dict(BASE, state=dict(state, state="shuffling", closes_at=None)), BoardOptions(), now=1000.0)
     assert "Shuffling" in words(closed)
 
@@ -117,10 +117,10 @@ def test_a_ticking_countdown_fits_its_box_for_every_count_it_ticks_through():
 
     state = {"state": "betting", "closes_at": "1970-01-01T00:16:53Z"}   # 13 s after now = 1000
     for lang in LANGS5:
-        words, colour, extra = live_panel.state_words(state, lang, 1000.0)
+        words, colour, extra = status_panel.state_words(state, lang, 1000.0)
         assert colour == "open" and "13" in words
         for room in (400, 240, 160, 120):
-            t, s, out = live_panel.fit_state(words, extra, room, 40, lang, min_px=24)
+            t, s, out = status_panel.fit_state(words, extra, room, 40, lang, min_px=24)
             if "fmt" not in out:   # the cut took the count: "Betting" without one, not ticking
                 assert "cd" not in out and prims.width(t, s, lang) <= room
                 continue
@@ -132,9 +132,9 @@ def test_a_ticking_countdown_fits_its_box_for_every_count_it_ticks_through():
 
 def test_at_zero_the_countdown_says_bets_closed_in_a_neutral_colour():
     state = {"state": "betting", "closes_at": "1970-01-01T00:16:40Z"}   # closed at 1000 s
-    words, colour, extra = live_panel.state_words(state, "en", 1000.0)
+    words, colour, extra = status_panel.state_words(state, "en", 1000.0)
     assert (words, colour) == ("Bets closed", "muted")
-    t, s, out = live_panel.fit_state(words, extra, 400, 40, "en", min_px=24)
+    t, s, out = status_panel.fit_state(words, extra, 400, 40, "en", min_px=24)
     assert t == "Bets closed" and out["done"] == "Bets closed"
 
 

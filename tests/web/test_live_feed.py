@@ -290,10 +290,10 @@ def test_limits_come_from_the_table_settings_and_the_feed_overrides_them(tmp_pat
     service = Service(SqliteStore.in_dir(tmp_path), tables={"T1": {"name": "One", "limits": {"min": 100, "max": 10000}},
                                                             "T2": {}})
     try:
-        assert service.snapshot("T1")["state"] == {"state": None, "since": None, "closes_at": None, "dealer": None,
+        assert service.read.snapshot("T1")["state"] == {"state": None, "since": None, "closes_at": None, "dealer": None,
                                                    "limits": {"min": 100, "max": 10000}}
-        assert "state" not in service.snapshot("T2")
-        entry = service.list_tables()[0]
+        assert "state" not in service.read.snapshot("T2")
+        entry = service.read.list_tables()[0]
         assert entry["state"]["limits"] == {"min": 100, "max": 10000}
     finally:
         service.close()

@@ -1,4 +1,4 @@
-"""The lobby sorted and filtered by table state (web/http/screens.py): ``/lobby?state=betting,dealing``
+"""The lobby sorted and filtered by table state (web/http/screen_options.py): ``/lobby?state=betting,dealing``
 keeps only those tables, ``?sort=open`` puts open tables first (betting, then dealing or
 result, shuffling, closed, maintenance, no state; the configured order kept within each), on the
 page, its model JSON and socket, named screens and ``/lobby.png``; bad values are a 400 naming
@@ -14,7 +14,7 @@ import websocket
 
 from support.feed import AUTH
 from support.serving import serve_app
-from web.delta import apply as delta_apply
+from web.push.delta import apply as delta_apply
 
 IDS = ["T1", "T2", "T3", "T4", "T5", "T6", "T7"]
 STATES = {"T1": "closed", "T3": "shuffling", "T4": "result", "T5": "betting", "T6": "dealing", "T7": "maintenance"}

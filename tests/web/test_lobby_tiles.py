@@ -1,4 +1,4 @@
-"""Lobby tiles (web/render/screen.py, web/render/bets.py): the side-bet line worded as the board's,
+"""Lobby tiles (web/render/tiles.py, web/render/bets.py): the side-bet line worded as the board's,
 naming the next bet to close, in all five languages and identical in the page's and the PNG's
 model; tall (portrait) tiles use the height under the big road (bead plate, a second side-bet
 line, the game); the game's name from the catalogue.
@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from roads.variants import PRESETS
-from web.render import bets, screen
+from web.render import bets, tiles
 from web.render.model import BoardOptions
 
 ROUND = 38
@@ -57,14 +57,14 @@ def test_a_narrower_tile_says_less_in_the_same_words():
 
 
 def _regions(w: int, h: int) -> dict:
-    return screen.tile_geometry(w, h, min_text=24, screen=True)
+    return tiles.tile_geometry(w, h, min_text=24, screen=True)
 
 
 @pytest.mark.parametrize(("width", "height", "count"), [(1080, 1920, 6), (1080, 1920, 4), (1920, 1080, 6),
                                                         (3840, 2160, 6), (1080, 1920, 12)])
 def test_tile_regions_stack_inside_the_tile_without_overlap(width, height, count):
-    geo = screen.page_tiles(width, height, count, min_text=24 * min(width, height) // 1080)
-    g = screen.tile_geometry(geo["tw"], geo["th"], min_text=24 * min(width, height) // 1080, screen=True)
+    geo = tiles.page_tiles(width, height, count, min_text=24 * min(width, height) // 1080)
+    g = tiles.tile_geometry(geo["tw"], geo["th"], min_text=24 * min(width, height) // 1080, screen=True)
     rs = sorted(g["regions"].items(), key=lambda kv: (kv[1]["y"], kv[1]["x"]))
     for name, r in rs:
         assert 0 <= r["x"] and r["x"] + r["w"] <= geo["tw"] and 0 <= r["y"] and r["y"] + r["h"] <= geo["th"], name
@@ -74,19 +74,19 @@ def test_tile_regions_stack_inside_the_tile_without_overlap(width, height, count
 
 
 def test_portrait_tiles_use_the_height_under_the_big_road():
-    four = screen.page_tiles(1080, 1920, 4, min_text=24)
+    four = tiles.page_tiles(1080, 1920, 4, min_text=24)
     g4 = _regions(four["tw"], four["th"])["regions"]
     bead, big = g4["bead_plate"], g4["big_road"]
-    assert bead["cell"] == big["cell"] >= screen.SCREEN_MIN_CELL and bead["y"] > big["y"] + big["h"]
-    six = screen.page_tiles(1080, 1920, 6, min_text=24)
+    assert bead["cell"] == big["cell"] >= tiles.SCREEN_MIN_CELL and bead["y"] > big["y"] + big["h"]
+    six = tiles.page_tiles(1080, 1920, 6, min_text=24)
     g6 = _regions(six["tw"], six["th"])["regions"]
     assert g6["side_bet"]["lines"] == 2          # no room for a 40 px bead plate: two side-bet lines
-    land = screen.page_tiles(1920, 1080, 6, min_text=24)
+    land = tiles.page_tiles(1920, 1080, 6, min_text=24)
     assert _regions(land["tw"], land["th"])["regions"]["side_bet"]["lines"] == 1
 
 
 def _tile(snap: dict, w: int, h: int, lang: str = "en") -> dict:
-    return screen.tile_model(snap, BoardOptions(kind="tile", width=w, height=h, lang=lang, min_text=24,
+    return tiles.tile_model(snap, BoardOptions(kind="tile", width=w, height=h, lang=lang, min_text=24,
                                                 extra={"screen": True}), now=0.0)
 
 
@@ -101,10 +101,10 @@ BASE = {"table": "T1", "name": "Table 1", "shoe": 1, "round": ROUND, "version": 
 
 
 def test_a_portrait_tile_breaks_the_side_bet_line_at_the_dot_and_names_the_game():
-    six = screen.page_tiles(1080, 1920, 6, min_text=24)
+    six = tiles.page_tiles(1080, 1920, 6, min_text=24)
     m = _tile(BASE, six["tw"], six["th"])
     lines = _words(m, "side_bet")
-    width = screen.tile_geometry(six["tw"], six["th"], min_text=24, screen=True)["regions"]["side_bet"]["w"]
+    width = tiles.tile_geometry(six["tw"], six["th"], min_text=24, screen=True)["regions"]["side_bet"]["w"]
     from web.render import prims
 
     assert len(lines) == 2 and " ".join(lines) == "Naturals and 3 more close at round 50 · 12 left"
@@ -114,7 +114,7 @@ def test_a_portrait_tile_breaks_the_side_bet_line_at_the_dot_and_names_the_game(
 
 
 def test_a_landscape_tile_names_the_game_where_the_good_roads_go_when_there_are_none():
-    land = screen.page_tiles(1920, 1080, 6, min_text=24)
+    land = tiles.page_tiles(1920, 1080, 6, min_text=24)
     m = _tile(BASE, land["tw"], land["th"], "th")
     assert _words(m, "badges") == ["บาคาร่าประกันภัย"]   # seed 001's own name for its game
 

@@ -19,20 +19,20 @@ def test_a_rebuild_between_a_view_and_its_lobby_update_counts_the_write_once(app
         p, b = rounds[0]
         assert client.post(f"/api/tables/{table}/rounds", json={"shoe": 1, "round": 1, "player": p, "banker": b},
                            headers=AUTH).status_code == 201
-    views = get_service(app).views
-    in_place = views._update_lobby
+    read = get_service(app).read
+    in_place = read.lobby.update
 
-    def rebuilt_first(t):
-        views.publish_lobby()  # what another table's first write does from its own thread
-        in_place(t)
+    def rebuilt_first(*args, **kwargs):
+        read.publish_lobby()  # what another table's first write does from its own thread
+        in_place(*args, **kwargs)
 
-    views._update_lobby = rebuilt_first
+    read.lobby.update = rebuilt_first
     try:
         p, b = rounds[1]
         assert client.post("/api/tables/T1/rounds", json={"shoe": 1, "round": 2, "player": p, "banker": b},
                            headers=AUTH).status_code == 201
     finally:
-        del views._update_lobby
+        del read.lobby.update
     lobby = client.get("/api/tables").get_json()
     assert [(t["id"], t["version"]) for t in lobby["tables"]] == [("T1", 2), ("T2", 1)]
     assert lobby["version"] == 3

@@ -1,9 +1,9 @@
-"""Deltas of the board models pages receive (web/live_models.py documents through web/delta.py):
+"""Deltas of the board models pages receive (web/push/page_models.py documents through web/push/delta.py):
 a screen that starts from the first whole document and applies every delta after it holds, at
-every version, exactly the document built afresh for that version, in Python (web/delta.py)
+every version, exactly the document built afresh for that version, in Python (web/push/delta.py)
 and in the page's own code (static/js/delta.js, run by Node when it is installed).
 
-The independent reference is the whole document (:func:`web.http.model_docs.build`, what the
+The independent reference is the whole document (:meth:`web.push.documents.Documents.build`, what the
 model JSON route answers): deltas are only applied, never compared with expected operations.
 Random shoes go through the feed API with voids, corrections and new shoes; a table page, an
 embed and a lobby screen each follow them. Also any two lists of keyed cells (hypothesis), the
@@ -26,10 +26,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from support.feed import Feed, dealt_rounds
-from web.delta import apply, diff
-from web.frames import FrameCache
-from web.http import model_docs
-from web.hub import Hub
+from web.push.delta import apply, diff
+from web.push.frames import FrameCache
+from web.http import model_specs
+from web.push.hub import Hub
 
 DELTA_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "delta.js"
 REQUIRE_NODE = os.environ.get("ROADS_TEST_REQUIRE_NODE") == "1"
@@ -124,11 +124,11 @@ def test_every_model_delta_applied_gives_the_document_built_afresh(app, client):
         for n, (player, banker) in enumerate(dealt_rounds(3 + 5 * k, seed=k), 1):
             assert feed.round(1, n, player, banker, table=table).status_code == 201
     with app.test_request_context("/tables/T1?lang=zh"):
-        specs = [model_docs.table_spec("T1"), model_docs.lobby_spec()[0]]
+        specs = [model_specs.table_spec("T1"), model_specs.lobby_spec()[0]]
     with app.test_request_context("/tables/T1?orient=portrait"):
-        specs.append(model_docs.table_spec("T1"))  # what a portrait screen follows
+        specs.append(model_specs.table_spec("T1"))  # what a portrait screen follows
     with app.test_request_context("/embed/T1?w=640&h=360"):
-        specs.append(model_docs.embed_spec("T1"))
+        specs.append(model_specs.embed_spec("T1"))
     hub, frames = Hub(), FrameCache()
     screens = [Screen() for _ in specs]
     js_cases, js_expected = [], []
@@ -137,7 +137,7 @@ def test_every_model_delta_applied_gives_the_document_built_afresh(app, client):
     for version, _ in enumerate(random_events(feed, rng, shoes=3), 1):
         events += 1
         with app.app_context():
-            docs = [model_docs.build(spec) for spec in specs]
+            docs = [app.extensions["roads.push"].documents.build(spec) for spec in specs]
         for spec, screen, doc in zip(specs, screens, docs):
             message = hub.publish(spec.topic, version, orjson.dumps(doc), document=doc)
             before = copy.deepcopy(screen.doc)
@@ -164,14 +164,14 @@ def test_table_page_model_delta_at_round_80_is_small(app, client):
     for k, table in enumerate(("L1", "L2", "L3")):
         assert feed.round(1, 1, *dealt_rounds(1, seed=40 + k)[0], table=table).status_code == 201
     with app.test_request_context("/tables/T1?orient=landscape"):
-        specs = [model_docs.table_spec("T1"), model_docs.lobby_spec()[0]]
+        specs = [model_specs.table_spec("T1"), model_specs.lobby_spec()[0]]
     hub, frames = Hub(), FrameCache()
     sizes: list[list[int]] = [[], []]
     for n, (player, banker) in enumerate(dealt_rounds(80, seed=8), 1):
         assert feed.round(1, n, player, banker).status_code == 201
         with app.app_context():
             for i, spec in enumerate(specs):
-                doc = model_docs.build(spec)
+                doc = app.extensions["roads.push"].documents.build(spec)
                 message = hub.publish(spec.topic, n, orjson.dumps(doc), document=doc)
                 sizes[i].append(len(frames.text_for(spec.topic, message, n - 1)))
     table, lobby = sizes
@@ -362,13 +362,13 @@ def test_many_sockets_asking_at_once_build_the_model_once_at_its_source_version(
     of the table, so a screen took that frame for the next round's)."""
     import threading
 
-    from web.live_models import get_live_models
+    from web.extensions import get_push
 
     feed = Feed(client)
     assert feed.round(1, 1, *dealt_rounds(1, seed=5)[0]).status_code == 201
     with app.test_request_context("/tables/T1"):
-        spec = model_docs.table_spec("T1")
-    live = get_live_models(app)
+        spec = model_specs.table_spec("T1")
+    live = get_push(app).page_models
     versions, start = [], threading.Barrier(12)
 
     def ask():

@@ -1,4 +1,4 @@
-"""Board models pushed to pages (web/live_models.py, /ws/models/...): the first frame is the page's
+"""Board models pushed to pages (web/push/page_models.py, /ws/models/...): the first frame is the page's
 whole document (its model JSON route's answer), then deltas that turn it into the next one; one
 build per update for every screen with the same options; a new shoe is a whole frame; a lobby
 change touches only that table's tile; errors as the snapshot sockets.
@@ -17,8 +17,8 @@ import pytest
 import websocket
 
 from support.serving import serve_app
-from web.delta import apply as delta_apply, flatten
-from web.live_models import get_live_models
+from web.push.delta import apply as delta_apply, flatten
+from web.extensions import get_push
 
 ROUND_B = {"player": ["4S", "KD", "9H"], "banker": ["7C", "JD"]}  # Banker 7-3 (P 4+0 draws 9 -> 3)
 ROUND_P_NATURAL = {"player": ["9C", "KH"], "banker": ["5D", "2S"]}  # Player natural 9 beats 7
@@ -75,7 +75,7 @@ def test_table_page_gets_its_model_then_deltas_that_make_the_next_one(app, serve
 
 def test_only_the_orientations_screens_show_are_built(app, server, client, auth):
     post(client, auth, "T1", 1, 1, ROUND_B)
-    live = get_live_models(app)
+    live = get_push(app).page_models
     client.get("/tables/T1")  # the page registers both orientation topics, its screen follows one
     ws = connect(server, "/ws/models/tables/T1?orient=landscape")
     try:
@@ -91,7 +91,7 @@ def test_only_the_orientations_screens_show_are_built(app, server, client, auth)
 
 def test_screens_with_the_same_options_share_one_build_per_update(app, server, client, auth):
     post(client, auth, "T1", 1, 1, ROUND_B)
-    live = get_live_models(app)
+    live = get_push(app).page_models
     a, b = connect(server, "/ws/models/tables/T1"), connect(server, "/ws/models/tables/T1")
     th = connect(server, "/ws/models/tables/T1?lang=th")
     try:
@@ -144,7 +144,7 @@ def test_a_round_changes_only_its_own_tile_of_the_lobby(app, server, client, aut
 
 def test_a_topic_nobody_watches_is_built_when_next_asked_for(app, client, auth):
     post(client, auth, "T1", 1, 1, ROUND_B)
-    live = get_live_models(app)
+    live = get_push(app).page_models
     assert beads(client.get("/tables/T1/model.json?orient=landscape").get_json()) == [(1, "banker")]
     builds = live.builds
     post(client, auth, "T1", 1, 2, ROUND_P_NATURAL)
@@ -200,14 +200,14 @@ def test_a_delta_frame_carries_the_servers_time_of_every_model_it_changes(app, s
 
 def test_a_feed_write_builds_its_tables_page_models_before_it_answers(app, server, client, auth):
     """The table's watched page models are rebuilt in the feed request itself, after the write
-    is durable (LiveModels.built_here): when the POST has answered, the model topic already
+    is durable (Service.write): when the POST has answered, the model topic already
     holds the new version, so no screen waits for a worker that takes its turn later. The
     lobby's models stay with the worker."""
     post(client, auth, "T1", 1, 1, ROUND_B)
     ws = connect(server, "/ws/models/tables/T1?orient=landscape")
     try:
         first = frame(ws)
-        hub, live = app.extensions["roads.service"].hub, get_live_models(app)
+        hub, live = app.extensions["roads.service"].hub, get_push(app).page_models
         builds = live.builds
         for number, cards in ((2, ROUND_P_NATURAL), (3, ROUND_TIE)):
             post(client, auth, "T1", 1, number, cards)

@@ -1,4 +1,4 @@
-"""The nchan publisher (web/push.py) against a stand-in for nchan's publisher location: an HTTP
+"""The nchan publisher (web/push/nchan.py) against a stand-in for nchan's publisher location: an HTTP
 server on loopback that records every POST (channel, body, time). What is checked: a channel
 is posted at most every MIN_POST_INTERVAL_S, the newest version of a burst goes out as one
 delta from the version the channel holds, a topic that changes slower than that is never
@@ -13,10 +13,10 @@ import time
 import pytest
 
 from support.nchan import publisher_stand_in
-from web.delta import apply as delta_apply
-from web.frames import FrameCache
-from web.hub import Hub
-from web.push import MIN_POST_INTERVAL_S, NchanPublisher, NchanPublishers
+from web.push.delta import apply as delta_apply
+from web.push.frames import FrameCache
+from web.push.hub import Hub
+from web.push.nchan import MIN_POST_INTERVAL_S, NchanPublisher, NchanPublishers
 
 
 @pytest.fixture

@@ -334,7 +334,7 @@ def test_pages_load_their_css_and_scripts_which_exist(client, table_t1):
     html = client.get("/tables/T1").get_data(as_text=True)
     assets = re.findall(r'(?:href|src)="(/(?:static/[^"]+|theme\.css))"', html)
     assert assets == ["/static/js/offline.js", "/theme.css", "/static/css/roads.css", "/static/css/pages.css",
-                      "/static/js/paint.js", "/static/js/delta.js", "/static/js/live.js", "/static/js/board.js"]
+                      "/static/js/paint.js", "/static/js/delta.js", "/static/js/push_socket.js", "/static/js/board.js"]
     for asset in assets:
         resp = client.get(asset)
         assert resp.status_code == 200, asset

@@ -16,7 +16,7 @@ import pytest
 from PIL import Image
 
 from roads.window import bead_plate_offset, road_offset
-from web.render.layout import LayoutError, ROAD_NAMES, board_layout, lobby_layout
+from web.render.layout import LayoutError, ROAD_NAMES, board_layout
 
 # A hand-made shoe (result notation, domain.md §4): two ties before the first result (shown
 # on the first cell), eight Banker in a row (dragon tail: rows 0-5, then right along row 5),
@@ -155,7 +155,7 @@ def check_roads(img, regions, snap, theme):
 def snapshot(app, table="T1", shoe=None):
     from web.service import get_service
 
-    return get_service(app).snapshot(table, shoe)
+    return get_service(app).read.snapshot(table, shoe)
 
 
 def test_the_hand_made_shoe_has_leading_ties_tails_ties_and_a_blocked_column(app, client, auth):
@@ -469,14 +469,16 @@ def test_lobby_tiles_show_each_tables_big_road(app, client, auth):
     img = decode(client.get("/lobby.png?width=1600&height=900&lang=lo"))
     from web.service import get_service
 
-    tables = get_service(app).list_tables()
+    tables = get_service(app).read.list_tables()
     with app.test_request_context("/lobby.png?width=1600&height=900&lang=lo"):
-        from web.http import screens
+        from web.http import screen_options
+        from web.push.documents import lobby_page_model
+        from web.settings import get_settings
         from web.render.model import BoardOptions
 
-        model = screens.lobby_page_model(get_service(app), BoardOptions(
+        model = lobby_page_model(get_service(app).read, BoardOptions(
             kind="tile", width=1600, height=900, lang="lo", min_text=24, extra={"screen": True}),
-            screens.paging({}), title=None, with_stale=True)
+            screen_options.paging({}), title=None, tz=get_settings(app).venue_tz, stale_s=get_settings(app).stale_s)
     assert [t["id"] for t in model["tiles"]] == ["A", "B"]
     for tile, table in zip(model["tiles"], tables):
         r = dict(next(x for x in tile["model"]["roads"] if x["id"] == "big_road"))
@@ -579,20 +581,6 @@ def test_layout_errors_name_the_parameter(kwargs, field):
     with pytest.raises(LayoutError) as e:
         board_layout(width, height, **kwargs)
     assert e.value.field == field
-
-
-def test_lobby_layout_places_tiles_without_overlap():
-    lay = lobby_layout(1920, 1080, 7)
-    assert lay["shown"] == 7
-    rects = [(t["x"], t["y"], t["w"], t["h"]) for t in lay["tiles"]]
-    for i, a in enumerate(rects):
-        assert a[0] + a[2] <= 1920 and a[1] + a[3] <= 1080
-        for b in rects[i + 1:]:
-            assert a[0] + a[2] <= b[0] or b[0] + b[2] <= a[0] or a[1] + a[3] <= b[1] or b[1] + b[3] <= a[1]
-    assert lobby_layout(400, 300, 500)["shown"] < 500
-    with pytest.raises(LayoutError) as e:
-        lobby_layout(800, 600, -1)
-    assert e.value.field == "tables"
 
 
 @pytest.mark.parametrize("lang", ["en", "zh", "th", "my", "lo", "zh-Hant", "vi", "ko"])

@@ -12,7 +12,7 @@ from PIL import Image
 from support.feed import dealt_rounds
 from web.render import paint_png
 from web.render.model import BoardOptions, board_model
-from web.render.screen import lobby_model
+from web.render.tiles import lobby_model
 from web.render.theme import COLOUR_NAMES, DIM_ALPHA, THEMES
 
 
@@ -27,7 +27,7 @@ def snapshot(tmp_path_factory):
         r = client.post("/api/tables/T1/rounds", json={"shoe": 1, "round": i, "player": p, "banker": b},
                         headers={"Authorization": "Bearer test-token"})
         assert r.status_code == 201
-    snap = get_service(app).snapshot("T1")
+    snap = get_service(app).read.snapshot("T1")
     close_app(app)
     return snap
 

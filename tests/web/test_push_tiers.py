@@ -31,7 +31,7 @@ import websocket
 from support.feed import FEED_TOKEN
 from support.nchan import NginxNchan
 from support.serving import ServeProcess
-from web.delta import apply as delta_apply
+from web.push.delta import apply as delta_apply
 
 pytestmark = [pytest.mark.slow]
 
@@ -195,7 +195,7 @@ def test_nchan_tier_pages_subscribe_to_nchan_and_lobby_frames_flow(nchan):
     nchan.post("T1", 1, *rounds(1, seed=2)[0])
     html = requests.get(f"http://{nchan.base}/tables/T1", timeout=10).text
     boot = json.loads(html.split('<script type="application/json" id="boot">', 1)[1].split("</script>", 1)[0])
-    # the page's own model topic (web/live_models.py), its channel on nchan and its full frame
+    # the page's own model topic (web/push/page_models.py), its channel on nchan and its full frame
     # (one per orientation: a screen follows the one it shows, asking modelUrl?orient= first)
     assert set(boot["ws"]) == set(boot["full"]) == {"landscape", "portrait"}
     for orient in ("landscape", "portrait"):
@@ -310,7 +310,7 @@ def _live_through_rounds_a_reconnect_and_a_new_shoe(browser, tier, min_deltas):
                 wait_js(page, f"window.__roads.version >= {ack['version']}", timeout=CATCH_UP_MS)
         tracker = page.evaluate("({d: __roadsLive.tracker.deltas, r: __roadsLive.tracker.resyncs})")
         # The rounds came as deltas (a publisher that falls behind sends one delta over several
-        # versions; nchan's channel is posted at most every web.push.MIN_POST_INTERVAL_S, and
+        # versions; nchan's channel is posted at most every web.push.nchan.MIN_POST_INTERVAL_S, and
         # these 50 rounds are posted as fast as the feed answers).
         assert tracker["d"] >= min_deltas and tracker["r"] == 0, tracker
         # A dropped connection; rounds posted while it is down; the page comes back and catches up.

@@ -61,8 +61,8 @@ def stores(prefix):
     process); all closed after."""
     made = []
 
-    def make(url=SHARED_REDIS_URL, **config):
-        s = RedisStore(url, {"ROADS_REDIS_PREFIX": prefix, "ROADS_REDIS_TIMEOUT_S": 2, **config})
+    def make(url=SHARED_REDIS_URL):
+        s = RedisStore(url, prefix=prefix, timeout_s=2, max_tables=500)
         made.append(s)
         return s
 
@@ -255,7 +255,7 @@ def test_a_follower_that_lagged_past_the_trimmed_log_notices_and_catches_up(stor
 # ----------------------------------------------------------------------------- Redis unreachable
 def test_an_unreachable_redis_fails_loads_and_writes_with_store_unavailable(tmp_path):
     url = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
-    store = RedisStore(url, {"ROADS_REDIS_TIMEOUT_S": 0.5})  # connecting is lazy: no error yet
+    store = RedisStore(url, prefix="roads:", timeout_s=0.5, max_tables=500)  # connecting is lazy: no error yet
     try:
         with pytest.raises(StoreUnavailable, match="^the Redis store cannot be reached while loading the event log$") as e:
             store.load()
@@ -280,11 +280,11 @@ def test_an_unreachable_redis_fails_loads_and_writes_with_store_unavailable(tmp_
     ({"ROADS_REDIS_TIMEOUT_S": "soon"}, "ROADS_REDIS_TIMEOUT_S must be a number of seconds, got 'soon'"),
     ({"ROADS_REDIS_TIMEOUT_S": "0"}, r"ROADS_REDIS_TIMEOUT_S must be seconds in \(0, 300\], got '0'"),
 ])
-def test_bad_settings_are_refused_naming_the_setting_and_value(config, message):
+def test_bad_settings_are_refused_naming_the_setting_and_value(tmp_path, config, message):
     config = dict(config)
     url = config.pop("url", "redis://127.0.0.1:6379/0")
     with pytest.raises(ConfigError, match=message):
-        RedisStore(url, config)
+        open_store({"ROADS_DATA_DIR": str(tmp_path), "ROADS_REDIS_URL": url, **config})
 
 
 def test_the_redis_url_selects_the_redis_store_and_settings_fall_back_to_the_environment(tmp_path, monkeypatch):
@@ -355,7 +355,7 @@ def test_the_table_limit_holds_across_processes_sharing_redis(tmp_path, prefix, 
             err = resp.json["error"]
             assert (err["code"], err["field"]) == ("too_many_tables", "table_id") and "3 tables" in err["message"]
         assert sorted(raw.hkeys(prefix + "heads")) == ["A1", "A2"]
-        assert set(get_service(b).views.slots) == {"C1"}
+        assert set(get_service(b).tables.slots) == {"C1"}
         assert feed_b.round(1, 1, P1, B1, table="C1").status_code == 201  # a configured table always may
         assert feed_b.round(1, 2, P2, B2, table="A1").status_code == 201  # so may a table that exists
         assert sorted(raw.hkeys(prefix + "heads")) == ["A1", "A2", "C1"]

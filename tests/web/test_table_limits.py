@@ -104,8 +104,8 @@ def shown(app):
     """Everything a reader sees of the tables, and how many table slots the service keeps in memory."""
     client = app.test_client()
     service = app.extensions["roads.service"]
-    return (client.get("/api/tables").data, client.get("/lobby/model.json").data, service.lobby_json(),
-            len(service.views.slots))
+    return (client.get("/api/tables").data, client.get("/lobby/model.json").data, service.read.lobby_json(),
+            len(service.tables.slots))
 
 
 def refused_first_writes(feed, i):
@@ -134,7 +134,7 @@ def test_refused_first_writes_to_new_ids_leave_no_table_in_the_listing_the_lobby
     assert feed.round(1, 1, P1, B1, table="B").status_code == 201
     assert feed.shoe(1, table="N0-a").status_code == 201
     error_of(feed.round(1, 1, P1, B1, table="D"), 403, "too_many_tables")
-    assert len(app.extensions["roads.service"].views.slots) == 3
+    assert len(app.extensions["roads.service"].tables.slots) == 3
     assert [t["id"] for t in app.test_client().get("/api/tables").json["tables"]] == ["A", "B", "N0-a"]
 
 

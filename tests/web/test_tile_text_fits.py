@@ -1,4 +1,4 @@
-"""Lobby-screen tiles keep every word whole (web/render/screen.py): for each language, 6 and 12
+"""Lobby-screen tiles keep every word whole (web/render/tiles.py): for each language, 6 and 12
 tables, portrait 1080x1920 and landscape 1920x1080, no text of a tile model is wider than its
 panel, nor cut with an ellipsis, measured with the model's own metrics (the bundled fonts,
 web/render/fonts.py); the table name is always whole (the demo's 12 names, the longest
@@ -17,7 +17,7 @@ import pytest
 from roads.variants import PRESETS
 from web import i18n
 from web.cli.demo import demo_tables
-from web.render import prims, screen
+from web.render import prims, tiles
 from web.render.model import BoardOptions
 
 ROUND = 38
@@ -55,7 +55,7 @@ def _lobby(lang: str, w: int, h: int, count: int, still: bool) -> dict:
     opts = BoardOptions(kind="tile", width=w, height=h, lang=lang, min_text=24 * min(w, h) // 1080, still=still,
                         extra={"screen": True}).check()
     entries = [(_snapshot(i, t), "1970-01-01T00:16:00Z", False) for i, t in enumerate(demo_tables(count))]
-    return screen.lobby_model(entries, opts, title=None, page=1, pages=1, tz="Asia/Bangkok")
+    return tiles.lobby_model(entries, opts, title=None, page=1, pages=1, tz="Asia/Bangkok")
 
 
 def _span(item: dict, lang: str) -> tuple[float, float]:
@@ -97,14 +97,14 @@ def test_every_table_name_is_whole(lang, w, h, count):
 
 
 def test_twelve_portrait_tiles_are_three_by_four_with_the_name_line_whole():
-    geo = screen.page_tiles(1080, 1920, 12, min_text=24)
+    geo = tiles.page_tiles(1080, 1920, 12, min_text=24)
     assert (len({t["x"] for t in geo["tiles"]}), len({t["y"] for t in geo["tiles"]})) == (3, 4)
     assert (geo["tw"], geo["th"]) == (342, 451)   # (1080 - 2*13 - 2*13) / 3, (1920 - 50 - 2*13 - 3*13) // 4
-    g = screen.tile_geometry(342, 451, min_text=24, screen=True)
+    g = tiles.tile_geometry(342, 451, min_text=24, screen=True)
     r = g["regions"]
     assert (r["line1"]["w"], r["result"]["y"], r["line2"]["y"]) == (320, 60, 109)   # 342 - 2*11; 11 + 49; + 49
-    six = screen.page_tiles(1080, 1920, 6, min_text=24)
-    assert "result" not in screen.tile_geometry(six["tw"], six["th"], min_text=24, screen=True)["regions"]
+    six = tiles.page_tiles(1080, 1920, 6, min_text=24)
+    assert "result" not in tiles.tile_geometry(six["tw"], six["th"], min_text=24, screen=True)["regions"]
 
 
 def test_a_tile_with_a_good_road_still_names_its_dealer():

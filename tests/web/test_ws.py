@@ -21,7 +21,7 @@ import websocket
 from support.feed import close_app, dealt_rounds, make_app
 from support.serving import recv_snapshot, serve_app
 from support.websocket import RawClient
-from web.hub import Hub
+from web.push.hub import Hub
 from web.service import get_service
 from web.settings import get_settings
 
@@ -530,7 +530,7 @@ def test_the_fan_outs_send_never_waits_on_a_gevent_socket():
     gevent = pytest.importorskip("gevent")
     from gevent import socket as gsocket
 
-    from web.http.ws import _nonblocking_send
+    from web.push.subscriber import _nonblocking_send
 
     for make in (socket.socketpair, gsocket.socketpair):
         writer, reader = make()  # the reader never reads: a stuck screen
@@ -551,7 +551,7 @@ def test_a_version_published_before_the_fan_out_thread_runs_still_reaches_its_sc
     when it started and waited for a newer one, so a version published between a screen's
     subscription and the thread's start was never offered. The thread is held here until
     after that publish."""
-    import web.http.fanout as fanout_module
+    import web.push.fanout as fanout_module
 
     held: list[threading.Thread] = []
 

@@ -19,7 +19,8 @@ import threading
 import time
 
 from support.serving import serve_app
-from web.http.ws import FrameCache, Subscriber
+from web.push.frames import FrameCache
+from web.push.subscriber import Subscriber
 
 HANDSHAKE = (b"GET /ws/lobby HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
              b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")

@@ -41,7 +41,8 @@ def serve(host: str | None, port: int | None, data: str | None) -> None:
     """Run the service (feed, JSON API, pages, PNG, WebSocket) until interrupted.
 
     Serves with Werkzeug's threaded server, which also carries the WebSocket endpoints;
-    for many screens run gunicorn with gthread workers (README). Prints one line
+    for many screens run gunicorn with its gevent worker (deploy/gunicorn.conf.py, README
+    "Deployment"). Prints one line
     "roads: serving on http://HOST:PORT" once it accepts connections. Without
     ROADS_FEED_TOKEN a random feed token is made for this run and printed.
     """

@@ -29,7 +29,7 @@ from typing import Any, Sequence
 
 from roads import simulator
 from roads.variants import PRESETS
-from web import create_app
+from web import create_app, extensions
 from web.cli.feed_client import RETRY_STATUSES, FeedClient, FeedClientError, FeedRejected, FeedUnavailable
 from web.cli.serving import make_threaded_server
 from web.service import get_service
@@ -400,7 +400,7 @@ class Demo:
             self._server.server_close()
             self._server = None
         if self._app is not None:
-            service = self._app.extensions.get("roads.service")
+            service = self._app.extensions.get(extensions.SERVICE)
             if service is not None:
                 service.close()
             self._app = None

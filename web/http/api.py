@@ -6,6 +6,7 @@
 - ``GET /api/tables/<id>/shoes/<shoe>``: the snapshot of any shoe
 - ``GET /api/tables/<id>/shoes/<shoe>/rounds``: the raw rounds of a shoe for export
 - ``GET /api/openapi.json``: the OpenAPI 3.1 document of the whole API
+- ``GET /api/health``: the push path's health figures (page models that cannot be built, nchan posts)
 
 Snapshots carry ``ETag: "<table>-v<version>"`` and answer ``If-None-Match`` with 304, so
 polling clients cost one header comparison. Bodies are the snapshot JSON encoded once per
@@ -19,9 +20,11 @@ import hashlib
 from flask import Blueprint, Response, current_app, request
 
 from roads.ids import is_table_id
+from web import extensions
+from web.extensions import get_push
 from web.http.openapi import document
 from web.service import get_service
-from web.views import encode
+from web.snapshots import encode
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -53,7 +56,7 @@ def _snapshot_response(table_id: str, version: int, payload: bytes) -> Response:
 def tables() -> Response:
     """``{"version": lobby version, "tables": [...]}`` (each: id, name, variant, shoe, round,
     last, good_roads, side_bets, version, big_road)."""
-    version, payload = get_service().lobby_json()
+    version, payload = get_service().read.lobby_json()
     body = b'{"version":%d,"tables":%s}' % (version, payload)
     resp = Response(body, mimetype="application/json")
     resp.headers["Cache-Control"] = "no-cache"
@@ -63,7 +66,7 @@ def tables() -> Response:
 @bp.get("/tables/<table_id>")
 def table(table_id: str) -> Response:
     """The snapshot of the table's current shoe; 404 for an unknown table."""
-    version, payload = get_service().snapshot_json(table_id)
+    version, payload = get_service().read.snapshot_json(table_id)
     return _snapshot_response(table_id, version, payload)
 
 
@@ -71,14 +74,14 @@ def table(table_id: str) -> Response:
 def shoes(table_id: str) -> Response:
     """``{"table", "name", "shoes": [...]}``, oldest shoe first; 404 for an unknown table."""
     service = get_service()
-    info = service.table(table_id)
-    return _json({"table": info["id"], "name": info["name"], "shoes": service.shoes(table_id)})
+    info = service.read.table(table_id)
+    return _json({"table": info["id"], "name": info["name"], "shoes": service.read.shoes(table_id)})
 
 
 @bp.get("/tables/<table_id>/shoes/<int:shoe>")
 def shoe(table_id: str, shoe: int) -> Response:
     """The snapshot of shoe ``shoe`` (live or past); 404 for an unknown table or shoe."""
-    version, payload = get_service().snapshot_json(table_id, shoe)
+    version, payload = get_service().read.snapshot_json(table_id, shoe)
     return _snapshot_response(table_id, version, payload)
 
 
@@ -87,14 +90,26 @@ def rounds(table_id: str, shoe: int) -> Response:
     """``{"table", "shoe": {...summary}, "rounds": [...]}``: every recorded round of the shoe,
     voided ones included, each with the feed body that would record it again."""
     service = get_service()
-    summary = service.shoe(table_id, shoe)
-    return _json({"table": table_id, "shoe": summary, "rounds": service.rounds(table_id, shoe)})
+    summary = service.read.shoe(table_id, shoe)
+    return _json({"table": table_id, "shoe": summary, "rounds": service.read.rounds(table_id, shoe)})
 
 
 @bp.get("/openapi.json")
 def openapi() -> Response:
     """The OpenAPI 3.1 document of the API (built once per app from the routes' descriptions)."""
-    cached = current_app.extensions.get("roads.openapi")
+    cached = current_app.extensions.get(extensions.OPENAPI)
     if cached is None:
-        cached = current_app.extensions["roads.openapi"] = encode(document())
+        cached = current_app.extensions[extensions.OPENAPI] = encode(document())
     return Response(cached, mimetype="application/json")
+
+
+@bp.get("/health")
+def health() -> Response:
+    """``{"status": "ok" | "degraded", "page_models": {"topics", "builds", "failed_builds",
+    "failing": [{"topic", "shows", "since", "failed_builds"}]}, "nchan": {"posts", "failures",
+    "skipped"} | null}`` (:meth:`web.push.wing.PushWing.health`); ``degraded`` while a page's model
+    cannot be built and its screens show their last good one, marked not updating. Always 200:
+    the service itself answers."""
+    resp = _json(get_push().health())
+    resp.headers["Cache-Control"] = "no-store"
+    return resp

@@ -1,4 +1,4 @@
-"""Display options and facts shared by the HTML pages and the PNG routes.
+"""Display options shared by the HTML pages and the PNG routes, from the query and the settings.
 
 Query options (a bad value is a 400 ``bad_parameter`` naming the option, :mod:`web.http.query`):
 ``lang`` (else Accept-Language), ``theme`` (``dark`` | ``light``), ``bead`` (``letters`` |
@@ -9,13 +9,12 @@ Display settings (fields of :class:`web.settings.Settings`, read with ``get_sett
 ``venue_tz`` (``ROADS_VENUE_TZ``: boards show the time of the last result in it), ``stale_s``
 (``ROADS_STALE_S``: a PNG of a feed silent longer says so), ``good_roads`` (``ROADS_GOOD_ROADS``:
 patterns highlighted unless ``good`` chooses) and ``screens`` (``ROADS_SCREENS``, see
-:mod:`web.http.screens`).
+:mod:`web.http.screen_options`).
 """
 
 from __future__ import annotations
 
-import datetime as _dt
-from typing import Any, Mapping
+from typing import Any
 
 from flask import request
 
@@ -91,28 +90,19 @@ def lang_arg(*, strict: bool = False, default: str | None = None) -> str:
     return i18n.pick_language(request)
 
 
-def _parse_time(iso: str | None) -> _dt.datetime | None:
-    return parse_utc(iso)
-
-
 def stale_at(last_at: str | None) -> float | None:
     """When (Unix seconds) a feed whose last result came at ``last_at`` turns stale
     (``ROADS_STALE_S`` later), or ``None`` without a time."""
-    t = _parse_time(last_at)
+    t = parse_utc(last_at)
     return None if t is None else t.timestamp() + stale_after_s()
 
 
-def shoe_facts(service: Any, table_id: str, snapshot: Mapping[str, Any]) -> dict[str, Any]:
-    """``{"last_at": ISO time of the shoe's last result | None, "stale": bool}`` from the
-    service's line of the snapshot's shoe (public ``shoe()``: one shoe, whatever the number the
-    table has dealt); ``stale``: the current shoe's feed has been silent longer than
-    ``ROADS_STALE_S``."""
-    try:
-        last_at = service.shoe(table_id, snapshot.get("shoe")).get("last_round_at") or None
-    except Exception:  # an unknown table here is the caller's 404; the time is only decoration
-        last_at = None
-    stale = False
-    t = _parse_time(last_at)
-    if t is not None and snapshot.get("live", True):
-        stale = (_dt.datetime.now(_dt.timezone.utc) - t).total_seconds() > stale_after_s()
-    return {"last_at": last_at, "stale": stale}
+def board_query(theme: str, *, strict: bool = False, lang: str | None = None, bead: str = "letters",
+                patterns: tuple[str, ...] | None = None) -> dict[str, Any]:
+    """``{"lang", "theme", "bead", "patterns"}`` from the query: the display options every board
+    route takes (pages, model sockets and frames, PNGs), the arguments the defaults when the
+    query gives none (``lang``: else Accept-Language; ``patterns``: else ``ROADS_GOOD_ROADS``).
+    ``strict`` (the PNG routes): an unknown language or an empty theme is a 400 too. Read in
+    this order, so the first bad option is the one named."""
+    return {"theme": theme_arg(theme, strict=strict), "lang": lang_arg(strict=strict, default=lang),
+            "bead": bead_arg(bead), "patterns": patterns_arg(patterns)}

@@ -77,7 +77,7 @@ def _table_links(err: Any, keep: dict[str, str], lang: str) -> list[tuple[str, s
     try:
         from web.service import get_service
 
-        info = get_service().table(table_id)
+        info = get_service().read.table(table_id)
     except Exception:  # noqa: BLE001 - an unknown table (or no service): no link, never a second error
         return []
     links = [(_url("pages.table", f"/tables/{table_id}", table_id=table_id, **keep),

@@ -31,20 +31,17 @@ from roads.table import CorrectRound, RecordRound, StartShoe, VoidRound
 from web.http import schemas
 from web.http.errors import ApiError, BadRequest, Unauthorized
 from web.http.schemas_live import CardsIn, StateIn
-from web.live_models import get_live_models
-from web.settings import get_settings
 from web.service import Ack, get_service
-from web.views import encode
+from web.settings import get_settings
+from web.snapshots import encode
 
 bp = Blueprint("feed", __name__, url_prefix="/api")
 
 
 def _write(table_id: str, write: Any) -> Ack:
-    """:meth:`web.service.Service.write`, with the table's live page models rebuilt in this
-    request once the write is durable and its lock released
-    (:meth:`web.live_models.LiveModels.built_here`)."""
-    with get_live_models().built_here():
-        return get_service().write(table_id, write)
+    """:meth:`web.service.Service.write` (which also rebuilds the table's watched page models
+    in this request, once the write is durable and its lock released)."""
+    return get_service().write(table_id, write)
 
 
 @bp.before_request

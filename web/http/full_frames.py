@@ -1,6 +1,6 @@
 """Full frames over HTTP: the current snapshot frame of a live topic, for a page that missed a version.
 
-A page on the production tier (:mod:`web.push`) subscribes to nchan and gets deltas; when a
+A page on the production tier (:mod:`web.push.nchan`) subscribes to nchan and gets deltas; when a
 delta's base is not the version it holds (a gap: a reconnect, a skipped version), it fetches
 the topic's whole document once from here, through nginx (``deploy/nginx-nchan.conf`` maps
 ``/push/full/...`` to ``/frames/...`` with a one-second cache and a cache lock, so a thousand
@@ -18,7 +18,7 @@ Routes (the same path tails and options as the WebSocket routes of :mod:`web.htt
 
 The answer is ``{"type": "snapshot", "topic", "version", "data"}`` (the first frame of a
 WebSocket on that topic), ``Cache-Control: public, max-age=1``. Which version: the one the
-topic's nchan channel holds, when this process publishes it (:meth:`web.push.NchanPublishers.held`):
+topic's nchan channel holds, when this process publishes it (:meth:`web.push.nchan.NchanPublishers.held`):
 the next delta on the channel is built on exactly that version, while the newest version may
 be one the publisher skipped (the lobby changes 200 times a second at 200 tables and is
 posted at most 5 times a second), and a page holding a skipped version would find every delta
@@ -38,14 +38,17 @@ from __future__ import annotations
 from typing import Callable
 
 import orjson
-from flask import Blueprint, Response, current_app
+from flask import Blueprint, Response
 
-from web.frames import FrameCache, snapshot_text
-from web.hub import Message
-from web.http import model_docs
+from web.extensions import get_push
+from web.http import model_specs
 from web.http.errors import BadRequest
+from web.http.model_specs import checked
 from web.http.query import BAD_PARAMETER, int_arg
-from web.live_models import get_live_models
+from web.push import topics
+from web.push.documents import ModelSpec
+from web.push.frames import snapshot_text
+from web.push.hub import Message
 from web.service import get_service
 
 bp = Blueprint("full_frames", __name__, url_prefix="/frames")
@@ -58,8 +61,8 @@ the frame older than the deltas it holds asks again (``static/js/delta.js``)."""
 def _answer(topic: str, message: Message, *, lobby: bool) -> Response:
     """The frame of what ``topic``'s channel holds (module docstring), else of ``message``
     (the newest here); ``lobby``: the topic changes with every table's write."""
-    frames: FrameCache = current_app.extensions["roads.ws_frames"]
-    publisher = current_app.extensions.get("roads.nchan")
+    push = get_push()
+    frames, publisher = push.frames, push.nchan
     held = publisher.held(topic) if publisher is not None else None
     if held is not None:
         body = frames.text_for(topic, held, None)
@@ -82,9 +85,9 @@ def table_frame(table_id: str) -> Response:
     """The snapshot frame of table ``table_id`` (404 ``unknown_table``)."""
     _since()
     service = get_service()
-    service.table(table_id)
-    topic = f"table:{table_id}"
-    return _answer(topic, service.hub.latest_or(topic, lambda: service.snapshot_json(table_id)), lobby=False)
+    service.read.table(table_id)
+    topic = topics.table(table_id)
+    return _answer(topic, service.hub.latest_or(topic, lambda: service.read.snapshot_json(table_id)), lobby=False)
 
 
 @bp.get("/lobby")
@@ -92,42 +95,42 @@ def lobby_frame() -> Response:
     """The lobby list's snapshot frame."""
     _since()
     service = get_service()
-    return _answer("lobby", service.hub.latest_or("lobby", service.lobby_json), lobby=True)
+    return _answer(topics.LOBBY, service.hub.latest_or(topics.LOBBY, service.read.lobby_json), lobby=True)
 
 
-def _model(make_spec: Callable[[], model_docs.ModelSpec]) -> Response:
+def _model(make_spec: Callable[[], ModelSpec]) -> Response:
     _since()
     spec = make_spec()
     if spec.table is not None:
-        get_service().table(spec.table)
-    live = get_live_models()
-    if live.known(spec.topic):
-        message = live.ensure(spec)
+        get_service().read.table(spec.table)
+    push = get_push()
+    if push.page_models.known(spec.topic):
+        message = checked(push.page_models.ensure, spec)
     else:  # no page here asked for it: built for this answer only (never registered, never followed)
-        doc = model_docs.build(spec)
+        doc = checked(push.documents.build, spec)
         message = Message(int(doc.get("version") or 0), orjson.dumps(doc), document=doc)
-    return _answer(spec.topic, message, lobby=spec.source == "lobby")
+    return _answer(spec.topic, message, lobby=spec.source == topics.LOBBY)
 
 
 @bp.get("/models/tables/<table_id>")
 def table_model_frame(table_id: str) -> Response:
     """A table page's board model frame (options as ``/tables/<id>``, one ``orient`` as the page follows)."""
-    return _model(lambda: model_docs.table_spec(table_id))
+    return _model(lambda: model_specs.table_spec(table_id))
 
 
 @bp.get("/models/embed/<table_id>")
 def embed_model_frame(table_id: str) -> Response:
     """An embed's model frame (options as ``/embed/<id>``)."""
-    return _model(lambda: model_docs.embed_spec(table_id))
+    return _model(lambda: model_specs.embed_spec(table_id))
 
 
 @bp.get("/models/lobby")
 def lobby_model_frame() -> Response:
     """A lobby screen's model frame (options as ``/lobby``)."""
-    return _model(lambda: model_docs.lobby_spec()[0])
+    return _model(lambda: model_specs.lobby_spec()[0])
 
 
 @bp.get("/models/screens/<name>")
 def screen_model_frame(name: str) -> Response:
     """A named screen's model frame (options as ``/screens/<name>``; 404 ``unknown_screen``)."""
-    return _model(lambda: model_docs.lobby_spec(name)[0])
+    return _model(lambda: model_specs.lobby_spec(name)[0])

@@ -23,13 +23,13 @@ import json
 from flask import Blueprint, Response, url_for
 
 from web import i18n
-from web.http.model_docs import RELEASE
 from web.paths import STATIC_DIR
+from web.release import RELEASE
 
 bp = Blueprint("offline", __name__)
 
 SHELL_FILES: tuple[str, ...] = (
-    "js/offline.js", "js/paint.js", "js/delta.js", "js/live.js", "js/board.js", "js/lobby.js", "js/waiting.js",
+    "js/offline.js", "js/paint.js", "js/delta.js", "js/push_socket.js", "js/board.js", "js/lobby.js", "js/waiting.js",
     "css/roads.css", "css/pages.css", "css/waiting.css", "waiting.html",
 )
 """Static files the worker keeps at install (fonts are kept when a page first uses them)."""

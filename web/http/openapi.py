@@ -204,6 +204,14 @@ def _paths() -> dict[str, Any]:
                               **_errors(*_WRITE_ERRORS)},
             }
         },
+        "/api/health": {
+            "get": {
+                "operationId": "health", "tags": ["read"], "summary": "The push path's health figures",
+                "description": "degraded while a page model cannot be built: its screens show their last good "
+                               "model, marked not updating (docs/api.md, Health)",
+                "responses": {"200": _resp("the figures", "Health")},
+            }
+        },
         "/api/openapi.json": {
             "get": {
                 "operationId": "openapi", "tags": ["read"], "summary": "This document",

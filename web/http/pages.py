@@ -2,16 +2,16 @@
 
 Every page paints the board model of :mod:`web.render.model` with ``static/js/paint.js`` (SVG
 whose viewBox is the model's canvas), the same model the PNG routes paint with Pillow, so HTML
-and PNG show the same thing. The page gets its first document (:mod:`web.http.model_docs`) in its
+and PNG show the same thing. The page gets its first document (:mod:`web.http.model_specs`) in its
 boot JSON; live pages then receive that document's changes over their model socket
-(:mod:`web.http.model_sockets`, :mod:`web.live_models`: deltas of the model, built once per
+(:mod:`web.http.model_sockets`, :mod:`web.push.page_models`: deltas of the model, built once per
 update for every screen with the same options), never a fetch per update. Colours come from
 ``/theme.css`` (:func:`web.render.theme.theme_css`).
 
 Routes (all ``GET``):
 
 - ``/`` -> 302 to ``/lobby`` (query string kept)
-- ``/lobby``: a lobby screen (:mod:`web.http.screens`: ``tables``, ``per_page``, ``rotate_s``);
+- ``/lobby``: a lobby screen (:mod:`web.http.screen_options`: ``tables``, ``per_page``, ``rotate_s``);
   ``/screens/<name>``: a named screen (``ROADS_SCREENS``); models at ``/lobby/model.json``
   and ``/screens/<name>/model.json`` (``page``, ``orient`` = ``landscape`` | ``portrait``)
 - ``/tables/<table_id>``: the full live board; ``/tables/<table_id>/shoes/<shoe>`` any shoe, not
@@ -37,12 +37,14 @@ from urllib.parse import urlsplit
 from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
 
 from web import i18n
-from web.http import display, model_docs
-from web.http.model_docs import EMBED_DEFAULT_SIZE, RELEASE, ModelSpec
+from web.extensions import get_push
+from web.http import display, model_specs
+from web.http.model_specs import checked
 from web.http.query import int_arg, page_query
-from web.live_models import get_live_models
+from web.push.documents import BOARD_SIZES, EMBED_DEFAULT_SIZE, ModelSpec
+from web.push.topics import push_urls
+from web.release import RELEASE
 from web.render.theme import THEMES, theme_css
-from web.push import push_urls
 from web.service import get_service
 from web.settings import get_settings
 
@@ -64,7 +66,7 @@ def _push(spec: ModelSpec, endpoint: str, **values: Any) -> dict[str, Any]:
     fetches the latest whole document after a gap, or ``None``): the production tier's nchan
     when ``ROADS_PUSH_URL`` is set, else this service's own model socket. Registers the topic
     (as followed on nchan: the page subscribes to it)."""
-    get_live_models().register(spec, watch=True)
+    get_push().page_models.register(spec, watch=True)
     query = page_query(drop=("page",))
     ws, full = push_urls(get_settings().push_url, spec.topic, _ws_path(endpoint, **values, **query),
                          _ws_path(endpoint, **values, **{**query, "lang": spec.lang}))
@@ -75,12 +77,12 @@ def _table_push(spec: ModelSpec, table_id: str) -> dict[str, Any]:
     """A table page's boot keys ``ws`` and ``full``, each ``{orientation: URL}`` (``full``
     ``None`` on the embedded tier): the page subscribes to the orientation it shows. The topics
     are registered, not followed: on the nchan tier the page asks ``modelUrl?orient=`` first."""
-    live, prefix = get_live_models(), get_settings().push_url
+    models, prefix = get_push().page_models, get_settings().push_url
     query = page_query(drop=("page", "orient"))
     ws, full = {}, {}
-    for orient in model_docs.BOARD_SIZES:
+    for orient in BOARD_SIZES:
         one = replace(spec, orient=orient)
-        live.register(one)
+        models.register(one)
         path = _ws_path("model_ws.table_models_socket", table_id=table_id, **query, orient=orient)
         full_path = _ws_path("model_ws.table_models_socket", table_id=table_id, **{**query, "lang": one.lang},
                              orient=orient)  # the language too: a page without ?lang= took it from Accept-Language
@@ -113,11 +115,13 @@ def _live_doc(spec: ModelSpec) -> dict[str, Any]:
     table spec of both orientations is the two orientation topics' documents joined (what the
     pages' sockets carry); one orientation (``?orient=``, a page about to subscribe) is
     registered as followed (nchan)."""
-    live = get_live_models()
+    models = get_push().page_models
     if spec.page == "table" and spec.orient is None:
-        docs = [live.ensure(replace(spec, orient=o)).document for o in model_docs.BOARD_SIZES]
-        return {**docs[0], "models": {k: v for doc in docs for k, v in doc["models"].items()}}
-    return live.ensure(spec, watch=spec.orient is not None).document
+        docs = [checked(models.ensure, replace(spec, orient=o)).document for o in BOARD_SIZES]
+        held = [doc["held"] for doc in docs if "held" in doc]  # (an orientation's model cannot be built)
+        joined = {**docs[0], "models": {k: v for doc in docs for k, v in doc["models"].items()}}
+        return {**joined, "held": held[0]} if held else joined
+    return checked(models.ensure, spec, watch=spec.orient is not None).document
 
 
 # --------------------------------------------------------------------------- palette
@@ -136,17 +140,17 @@ def _table_doc(table_id: str, shoe: int | None, *, both: bool = False) -> tuple[
     """``(spec, document)`` of a board: the live document for the current shoe, else built for
     ``shoe`` (past) or ``?ask=`` (the board as if that side won next); neither is live.
     ``both``: both orientations whatever ``?orient=`` says (the page's first models)."""
-    spec = model_docs.table_spec(table_id)
+    spec = model_specs.table_spec(table_id)
     if both:
         spec = replace(spec, orient=None)
     ask = request.args.get("ask")
     if shoe is None and not ask:
-        get_service().table(table_id)
+        get_service().read.table(table_id)
         return spec, _live_doc(spec)
-    snap = get_service().snapshot(table_id, shoe)
+    snap = get_service().read.snapshot(table_id, shoe)
     if ask:
-        snap = model_docs.hypothetical(table_id, snap, ask)
-    return spec, model_docs.board_doc(spec, snap)
+        snap = model_specs.hypothetical(table_id, snap, ask)
+    return spec, checked(get_push().documents.board_doc, spec, snap)
 
 
 @bp.get("/tables/<table_id>/model.json")
@@ -178,9 +182,9 @@ def past_shoe(table_id: str, shoe: int) -> str:
 
 def _board(table_id: str, shoe: int | None) -> str:
     service = get_service()
-    info = service.table(table_id)
+    info = service.read.table(table_id)
     spec, doc = _table_doc(table_id, shoe, both=True)
-    snapshot = service.snapshot(table_id, shoe)
+    snapshot = service.read.snapshot(table_id, shoe)
     live = shoe is None
     ctx = _common(spec.lang, spec.theme)
     api_url = url_for("api.table", table_id=table_id) if live else url_for("api.shoe", table_id=table_id, shoe=shoe)
@@ -191,6 +195,7 @@ def _board(table_id: str, shoe: int | None) -> str:
         "page": "table" if live else "past", "table": table_id, "live": live,
         **(_table_push(spec, table_id) if live else {"ws": None, "full": None}),
         "models": doc["models"], "release": RELEASE, "tz": display.venue_tz(), "keepaliveS": _keepalive_s(), "now": round(time.time(), 3),
+        **({"held": doc["held"]} if "held" in doc else {}),
         "modelUrl": url_for("pages.table_model", table_id=table_id, **query, **({} if live else {"shoe": shoe})),
         "askUrl": url_for("pages.table_model", table_id=table_id, **query) if live else None,
     }
@@ -203,8 +208,8 @@ def _board(table_id: str, shoe: int | None) -> str:
 # --------------------------------------------------------------------------- embed
 
 def _embed_doc(table_id: str) -> tuple[ModelSpec, dict[str, Any]]:
-    spec = model_docs.embed_spec(table_id)
-    get_service().table(table_id)
+    spec = model_specs.embed_spec(table_id)
+    get_service().read.table(table_id)
     return spec, _live_doc(spec)
 
 
@@ -219,12 +224,13 @@ def embed(table_id: str) -> str:
     """Compact live widget for an ``<iframe>``. Query: ``roads``, ``cols``, ``w``/``h``, ``theme``
     (default light), ``lang``, ``bead``, ``good``. 404 unknown table; 400 naming a bad option."""
     spec, doc = _embed_doc(table_id)
-    info = get_service().table(table_id)
+    info = get_service().read.table(table_id)
     ctx = _common(spec.lang, spec.theme)
     boot = {
         "page": "embed", "table": table_id, "live": True,
         **_push(spec, "model_ws.embed_models_socket", table_id=table_id),
         "models": doc["models"], "release": RELEASE, "tz": display.venue_tz(), "keepaliveS": _keepalive_s(), "now": round(time.time(), 3),
+        **({"held": doc["held"]} if "held" in doc else {}),
         "modelUrl": url_for("pages.embed_model", table_id=table_id, **page_query()),
     }
     return render_template("embed.html", boot=boot, info=info, api_url=url_for("api.table", table_id=table_id), **ctx)
@@ -233,7 +239,7 @@ def embed(table_id: str) -> str:
 # --------------------------------------------------------------------------- lobby screens
 
 def _lobby_page(name: str | None) -> str:
-    spec, page = model_docs.lobby_spec(name)
+    spec, page = model_specs.lobby_spec(name)
     doc = _live_doc(spec)
     ctx = _common(spec.lang, spec.theme)
     query = page_query(drop=("page",))
@@ -249,15 +255,15 @@ def _lobby_page(name: str | None) -> str:
         "page_n": min(page, len(doc["pages"]["landscape"])), "rotate_s": doc["rotate_s"],
         "tableUrl": url_for("pages.table", table_id="{id}").replace("%7Bid%7D", "{id}"),
     }
-    return render_template("lobby.html", boot=boot, tables=get_service().list_tables(), api_url=url_for("api.tables"),
+    return render_template("lobby.html", boot=boot, tables=get_service().read.list_tables(), api_url=url_for("api.tables"),
                            **ctx)
 
 
 def _lobby_json(name: str | None) -> Response:
     """``?page=N`` (or ``orient``): that page's models; neither: the live document (every page)."""
-    spec, page = model_docs.lobby_spec(name)
+    spec, page = model_specs.lobby_spec(name)
     if "page" in request.args or "orient" in request.args:
-        return jsonify(model_docs.lobby_page(spec, page, request.args.get("orient")))
+        return jsonify(checked(get_push().documents.lobby_page, spec, page, request.args.get("orient")))
     return jsonify(_live_doc(spec))
 
 

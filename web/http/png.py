@@ -7,7 +7,7 @@ Routes (all ``GET``, ``image/png``):
 - ``/tables/<id>/roads/<road>.png``: one road (``bead_plate``, ``big_road``, ``big_eye_boy``,
   ``small_road``, ``cockroach_pig``) filling the image;
 - ``/lobby.png``: a lobby page, one tile per table (``tables``, ``per_page``, ``page`` as the
-  lobby screen, :mod:`web.http.screens`); ``/screens/<name>.png`` the same for a named screen.
+  lobby screen, :mod:`web.http.screen_options`); ``/screens/<name>.png`` the same for a named screen.
 
 Query options: ``width`` and ``height`` in pixels (64..3840, at most 3840x2160 pixels in
 all; defaults 1920x1080, one road 1200x300), ``columns`` or ``cols`` as on the pages (big-road
@@ -48,17 +48,20 @@ import math
 import threading
 import time
 from collections import OrderedDict
-from pathlib import Path
 from collections.abc import Mapping
 from typing import Any, Callable, Hashable
 
 from flask import Blueprint, Response, current_app, request
 
-from web.http import display, png_freshness, png_notice, render_gate, screens
+from web import extensions
+from web.http import display, png_freshness, png_notice, render_gate
+from web.http import screen_options as screens
 from web.http.errors import BadRequest, NotFound
 from web.http.query import BAD_PARAMETER, bad_parameter, choice_arg, int_arg
+from web.push import documents
+from web.release import RELEASE
 from web.render import layout as layout_mod
-from web.render import live_panel, paint_png
+from web.render import paint_png, status_panel
 from web.render.model import BoardOptions, ModelError, board_model
 from web.render.theme import DEFAULT_THEME, THEMES
 from web.service import get_service
@@ -68,7 +71,7 @@ bp = Blueprint("png", __name__)
 for _error in png_notice.HANDLED:  # an image, not an error body, for image-only screens
     bp.register_error_handler(_error, png_notice.error_image)
 
-CACHE_EXTENSION = "roads.png_cache"
+CACHE_EXTENSION = extensions.PNG_CACHE
 """The ``app.extensions`` key of the app's :class:`PngCache`."""
 
 BOARD_SIZE = (1920, 1080)
@@ -222,11 +225,7 @@ def _options(default_size: tuple[int, int], *, kinds: tuple[str, ...] = ()) -> d
         except layout_mod.LayoutError as e:
             raise bad_parameter(e, columns_field) from None
     opts: dict[str, Any] = {
-        "width": width, "height": height, "columns": columns,
-        "theme": choice_arg("theme", tuple(THEMES), DEFAULT_THEME),
-        "lang": display.lang_arg(strict=True),
-        "bead": display.bead_arg(),
-        "patterns": display.patterns_arg(),
+        "width": width, "height": height, "columns": columns, **display.board_query(DEFAULT_THEME, strict=True),
     }
     if kinds:
         opts["kind"] = choice_arg("kind", kinds, kinds[0])
@@ -237,20 +236,11 @@ def _options(default_size: tuple[int, int], *, kinds: tuple[str, ...] = ()) -> d
 
 # --------------------------------------------------------------------------- responses
 
-def _code_tag() -> str:
-    """A digest of the drawing code (every module of web/render): a new release changes every
-    ETag, so screens holding an image drawn by older code get the new drawing, not a 304."""
-    h = hashlib.blake2b(digest_size=6)
-    for path in sorted(Path(paint_png.__file__).parent.glob("*.py")):
-        h.update(path.read_bytes())
-    return h.hexdigest()
-
-
-_CODE_TAG = _code_tag()
-
-
 def _etag(key: Hashable) -> str:
-    return hashlib.blake2b(repr((_CODE_TAG, key)).encode("utf-8"), digest_size=12).hexdigest()
+    """The ETag of the image of cache key ``key``, drawn by this release (:data:`web.release.RELEASE`:
+    a new release changes every ETag, so screens holding an image drawn by older code get the
+    new drawing, not a 304)."""
+    return hashlib.blake2b(repr((RELEASE, key)).encode("utf-8"), digest_size=12).hexdigest()
 
 
 def _serve(key: Hashable, max_age: int, draw: Callable[[], bytes], size: tuple[int, int],
@@ -289,7 +279,7 @@ def _painted(model: Mapping[str, Any], theme: str) -> bytes:
 
 def _snapshot(table_id: str, shoe: int | None) -> tuple[dict[str, Any], int, int, bool]:
     """``(snapshot, shoe number, version, is_current)``; NotFound from the service."""
-    snap = get_service().snapshot(table_id, shoe)
+    snap = get_service().read.snapshot(table_id, shoe)
     number = int(snap.get("shoe") or 0)
     version = int(snap.get("version") or 0)
     current = shoe is None or bool(snap.get("live"))
@@ -320,12 +310,12 @@ def _now() -> float:
 
 def _clock(snap: Mapping[str, Any], now: float) -> tuple[float, bool] | None:
     state = snap.get("state")
-    return live_panel.clock_key(state if isinstance(state, Mapping) else None, now)
+    return status_panel.clock_key(state if isinstance(state, Mapping) else None, now)
 
 
 def _board_png(table_id: str, shoe: int | None, opts: dict[str, Any], roads: tuple[str, ...] | None) -> Response:
     snap, number, version, current = _snapshot(table_id, shoe)
-    facts = display.shoe_facts(get_service(), table_id, snap)
+    facts = documents.shoe_facts(get_service().read, table_id, snap, display.stale_after_s())
     facts["stale"] = facts["stale"] and current
     tz = display.venue_tz()
     image = roads[0] if roads else "board"
@@ -335,9 +325,7 @@ def _board_png(table_id: str, shoe: int | None, opts: dict[str, Any], roads: tup
            facts["last_at"], facts["stale"], tz, clock)
 
     def draw() -> bytes:
-        bo = BoardOptions(kind=opts.get("kind", "embed" if roads else "board"), width=opts["width"],
-                          height=opts["height"], roads=roads, columns=opts["columns"], lang=opts["lang"],
-                          theme=opts["theme"], bead=opts["bead"], patterns=opts["patterns"], still=True)
+        bo = BoardOptions.of(opts, kind=opts.get("kind", "embed" if roads else "board"), roads=roads, still=True)
         model = board_model(snap, bo, last_at=facts["last_at"], tz=tz, stale=facts["stale"], now=now)
         return _painted(model, opts["theme"])
 
@@ -381,13 +369,13 @@ def _lobby_png(preset: dict[str, Any] | None) -> Response:
     if "good" not in request.args and preset.get("good") is not None:
         opts["patterns"] = display.parse_patterns(",".join(preset["good"]) or "none")
     page_opts = screens.paging(request.args, preset)
-    service = get_service()
-    tables = screens.pick_tables(service, page_opts["tables"], page_opts["states"], page_opts["sort"])
+    read = get_service().read
+    tables = documents.pick_tables(read, page_opts["tables"], page_opts["states"], page_opts["sort"])
     now = _now()
     per = page_opts["per_page"]
     page = min(page_opts["page"], max(1, -(-len(tables) // per)))
     shown = tables[(page - 1) * per: page * per]  # only the page's tables can show a countdown
-    clocks = tuple(_clock(screens.table_snapshot(service, t.get("id")), now) for t in shown)
+    clocks = tuple(_clock(documents.table_snapshot(read, t.get("id")), now) for t in shown)
     state = tuple((t.get("id"), t.get("shoe"), t.get("version")) for t in tables) + clocks
     state_id = int.from_bytes(hashlib.blake2b(repr(state).encode(), digest_size=8).digest(), "big")
     get_cache().note_current("*lobby*", 0, state_id, ordered=False)  # a new lobby state drops the older images
@@ -395,11 +383,10 @@ def _lobby_png(preset: dict[str, Any] | None) -> Response:
            repr(sorted(preset.items())), display.venue_tz())
 
     def draw() -> bytes:
-        bo = BoardOptions(kind="tile", width=opts["width"], height=opts["height"], lang=opts["lang"],
-                          theme=opts["theme"], bead=opts["bead"], patterns=opts["patterns"],
-                          min_text=screens.SCREEN_MIN_TEXT * min(opts["width"], opts["height"]) // 1080 or 12,
-                          still=True, extra={"screen": True})
-        model = screens.lobby_page_model(service, bo, page_opts, title=preset.get("title"), with_stale=True, now=now)
+        bo = BoardOptions.of(opts, kind="tile", still=True, extra={"screen": True},
+                             min_text=documents.SCREEN_MIN_TEXT * min(opts["width"], opts["height"]) // 1080 or 12)
+        model = documents.lobby_page_model(read, bo, page_opts, title=preset.get("title"), tz=display.venue_tz(),
+                                           stale_s=display.stale_after_s(), now=now)
         return _painted(model, opts["theme"])
 
     return _serve(key, _max_age(True, clocks, now), draw, (opts["width"], opts["height"]), identity=key[4:8])
@@ -407,7 +394,7 @@ def _lobby_png(preset: dict[str, Any] | None) -> Response:
 
 @bp.get("/lobby.png")
 def lobby_png() -> Response:
-    """A lobby page as an image: ``tables``, ``per_page``, ``page`` (:mod:`web.http.screens`)."""
+    """A lobby page as an image: ``tables``, ``per_page``, ``page`` (:mod:`web.http.screen_options`)."""
     return _lobby_png(None)
 
 

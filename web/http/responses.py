@@ -4,7 +4,7 @@
 models (every model forbids keys it does not name, and names which keys are always there),
 and ``tests/web/test_openapi.py`` validates real answers against that document: a key renamed
 or added in the code, or one dropped, fails there. The bodies themselves are built by
-:mod:`web.views`, :mod:`roads.record` and :class:`roads.outcome.RoundResult` (``to_json``);
+:mod:`web.snapshots`, :mod:`web.service` (write answers), :mod:`roads.record` and :class:`roads.outcome.RoundResult` (``to_json``);
 snapshots keep their own schema, ``roads/schema/snapshot.schema.json``.
 
 Times are ISO 8601 UTC text (``"2024-06-15T12:00:00.123Z"``); ``version`` numbers are the
@@ -220,6 +220,53 @@ class RoundExportOut(_Out):
     rounds: list[RoundRecordOut]
 
 
+class FailingModelOut(_Out):
+    """A page model whose last build failed (docs/api.md, "Health")."""
+
+    topic: str = Field(pattern=r"^model:[0-9a-f]{16}$")
+    """The page model's topic (its nchan channel)."""
+    shows: str
+    """What it shows: ``table <id>``, ``lobby`` or ``screen <name>``."""
+    since: Time
+    """When the first of the failed builds in a row was."""
+    failed_builds: int = Field(ge=1)
+    """Builds failed in a row."""
+
+
+class PageModelsHealthOut(_Out):
+    """The page models of this process."""
+
+    topics: int = Field(ge=0)
+    """Page-model topics kept (distinct page options)."""
+    builds: int = Field(ge=0)
+    """Documents built since the start."""
+    failed_builds: int = Field(ge=0)
+    """Builds that failed since the start."""
+    failing: list[FailingModelOut]
+    """The topics whose last build failed: their screens show their last good model, marked not updating."""
+
+
+class NchanHealthOut(_Out):
+    """The nchan publishers of this process (``ROADS_NCHAN_PUBLISH_URL``)."""
+
+    posts: int = Field(ge=0)
+    """POSTs nchan accepted."""
+    failures: int = Field(ge=0)
+    """Failed POSTs (each retried)."""
+    skipped: int = Field(ge=0)
+    """Versions never posted because a newer one came first."""
+
+
+class HealthOut(_Out):
+    """``GET /api/health``: the push path's health figures."""
+
+    status: Literal["ok", "degraded"]
+    """``degraded`` while a page model cannot be built."""
+    page_models: PageModelsHealthOut
+    nchan: NchanHealthOut | None
+    """``null`` when this process publishes nothing to nchan."""
+
+
 MODELS: dict[str, type[BaseModel]] = {
     "Error": ErrorOut,
     "Ack": AckOut,
@@ -227,5 +274,6 @@ MODELS: dict[str, type[BaseModel]] = {
     "TableList": TableListOut,
     "ShoeList": ShoeListOut,
     "RoundExport": RoundExportOut,
+    "Health": HealthOut,
 }
 """The answers by their name in the document (nested models get their own names there)."""

@@ -84,8 +84,8 @@ def shoes(table_id: str) -> str:
     theme = choice_arg("theme", THEMES, "dark", blank_is_default=True)
     lang = i18n.pick_language(request)
     service = get_service()
-    info = service.table(table_id)
-    listing = service.shoes(table_id)
+    info = service.read.table(table_id)
+    listing = service.read.shoes(table_id)
     zone, zone_label = display_zone()
     keep = {k: v for k, v in (("lang", request.args.get("lang")), ("theme", request.args.get("theme"))) if v}
     args = page_query()

@@ -1,2 +1,3 @@
-"""Drawing boards: one board model (``model``, ``screen``, ``pieces``, ``panels``, ``cells``, ``prims``, ``layout``)
-painted by Pillow (``paint_png``; ``board`` in one call) with one palette (``theme``) and bundled ``fonts``; no Flask."""
+"""Drawing boards: one board model (``model``; lobby ``tiles``; ``status_panel``, ``bets``, ``pieces``, ``panels``,
+``cells``, ``prims``, ``countdown``, ``layout``) painted by Pillow (``paint_png``; ``board`` in one call) with one
+palette (``theme``) and bundled ``fonts``; no Flask."""

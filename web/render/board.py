@@ -27,8 +27,8 @@ def render_board(snapshot: Mapping[str, Any], *, width: int = 1920, height: int 
     ``extra``: ``last_at``, ``tz``, ``stale`` of :func:`web.render.model.board_model`). Raises
     :class:`ModelError` or :class:`web.render.layout.LayoutError` naming a bad option."""
     facts = {k: extra.pop(k) for k in ("last_at", "tz", "stale") if k in extra}
-    opts = BoardOptions(kind=kind, width=width, height=height, roads=tuple(roads) if roads else None, columns=columns,
-                        theme=theme, lang=lang, **extra)
+    opts = BoardOptions.of({}, kind=kind, width=width, height=height, roads=tuple(roads) if roads else None,
+                           columns=columns, theme=theme, lang=lang, **extra)
     return paint_png.paint(board_model(snapshot, opts, **facts))
 
 

@@ -93,7 +93,7 @@ def _reused(key: tuple[Any, ...] | None, state: Any, sources: list[Any],
     reusing the cells the previous call with ``key`` made for the longest common prefix of its
     ``sources`` (compared with ``==``) when its ``state`` (window offset, ...) was the same:
     a new round re-makes only the new cells, and the unchanged ones are the same objects,
-    which :func:`web.delta.diff` passes over by identity. ``key`` ``None``: no memo.
+    which :func:`web.push.delta.diff` passes over by identity. ``key`` ``None``: no memo.
 
     The cells returned and remembered are shared between documents: nobody mutates them
     (the newest cell's ``n`` is set on a copy, :func:`_newest`)."""

@@ -1,7 +1,7 @@
 """A ticking betting countdown fitted to its box: every count the page writes fits it.
 
 The page (``static/js/paint.js``) replaces the count of a countdown text primitive (``"cd"``,
-``"fmt"``: :mod:`web.render.live_panel`) every second without measuring it, so the model fits
+``"fmt"``: :mod:`web.render.status_panel`) every second without measuring it, so the model fits
 the words once for the widest count and says what the page writes at 0 ("Bets closed").
 """
 

@@ -348,25 +348,6 @@ def line_metrics(text: str, *, size: int, lang: str = "en", weight: str = "bold"
     return -top, bottom
 
 
-def font_metrics(text: str, *, size: int, lang: str = "en", weight: str = "bold") -> tuple[int, int]:
-    """``(ascent, descent)`` in px from the font tables of the faces ``text`` uses (its line box).
-
-    Unlike :func:`line_metrics` (the ink), this is stable for every string of a script, so
-    lines stacked with it never collide, whatever marks Burmese or Thai stack above or below.
-    """
-    return _font_metrics(text, int(size), lang, weight)
-
-
-@functools.lru_cache(maxsize=4096)
-def _font_metrics(text: str, size: int, lang: str, weight: str) -> tuple[int, int]:
-    asc, desc = 0, 0
-    with _font_lock:
-        for _, font in _shaped(text or "H", lang, weight, size):
-            a, d = font.getmetrics() if hasattr(font, "getmetrics") else (size, size // 4)
-            asc, desc = max(asc, a), max(desc, d)
-    return asc, desc
-
-
 def fit_size(text: str, max_width: float, max_size: int, *, lang: str = "en", weight: str = "bold",
              min_size: int = 8) -> int:
     """Largest size <= ``max_size`` (and >= ``min_size``) at which ``text`` is at most ``max_width`` px wide."""
@@ -497,14 +478,9 @@ def reset_caches() -> None:
     """Forget every cached font choice, width and text mask (after fonts are added or removed;
     the folder of :func:`set_font_dir` stays), and what was measured with them
     (:data:`DEPENDENT_CACHES`)."""
-    for fn in (font_chain, coverage, _characters, get_font, _runs, _text_width, _font_metrics, _text_sprite,
+    for fn in (font_chain, coverage, _characters, get_font, _runs, _text_width, _text_sprite,
                _middle_metrics, _cap_height, *DEPENDENT_CACHES):
         fn.cache_clear()
-
-
-def font_report() -> dict[str, list[str]]:
-    """For diagnostics: language -> the font files of its chain (bold)."""
-    return {lang: [f"{Path(f.path).name}#{f.index}" for f in font_chain(lang)] for lang in LANGUAGES}
 
 
 def middle_to_baseline(text: str, y_middle: float, *, size: int, lang: str = "en", weight: str = "bold") -> float:

@@ -21,9 +21,9 @@ Model keys::
      "glyphs": {text: [size, baseline]}}   # text inside cells, fractions of the cell (glyphs())
 
 A new round appends cells to roads and replaces a few small panels, so a live screen is sent
-the changed parts (:func:`web.delta.diff` of two models). The options, road cells and glyph
+the changed parts (:func:`web.push.delta.diff` of two models). The options, road cells and glyph
 metrics every model is made of are in :mod:`web.render.pieces`; lobby tiles and pages in
-:mod:`web.render.screen`.
+:mod:`web.render.tiles`.
 """
 
 from __future__ import annotations
@@ -31,12 +31,12 @@ from __future__ import annotations
 import time as _time
 from typing import Any, Mapping, Sequence
 
-from web.render import layout, live_panel, panels
+from web.render import layout, status_panel, panels
 from web.render.cells import GEOMETRY
 from web.render.pieces import (KINDS, MIN_CELL_PX, MIN_TEXT_PX, MODEL_VERSION, BoardOptions, ModelError, glyphs,
                                has_rounds, road_models, venue_time)
 from web.render.prims import label, panel, text
-from web.render.screen import tile_model
+from web.render.tiles import tile_model
 
 __all__ = ["KINDS", "MIN_CELL_PX", "MIN_TEXT_PX", "MODEL_VERSION", "BoardOptions", "ModelError", "board_model",
            "glyphs", "venue_time"]
@@ -53,7 +53,7 @@ def _note(roads: Sequence[Mapping[str, Any]], lang: str, size: int, min_px: int)
 
 def _embed_regions(opts: BoardOptions, band_h: int = 0) -> tuple[dict[str, dict[str, int]], dict[str, int], int]:
     """Regions of an embed: a header strip (name, shoe, round, last result) always, then a live
-    band ``band_h`` px tall (:func:`web.render.live_panel.embed_band_height`), the roads in what
+    band ``band_h`` px tall (:func:`web.render.status_panel.embed_band_height`), the roads in what
     is left. Roads whose cells would be under :data:`MIN_CELL_PX` are left out (derived roads
     first, then the bead plate), never drawn smaller."""
     w, h = opts.width, opts.height
@@ -93,7 +93,7 @@ def board_model(snapshot: Mapping[str, Any], opts: BoardOptions, *, last_at: str
     ``last_at``: ISO time of the shoe's last result (shown in time zone ``tz``); ``stale``:
     the feed has been silent too long (the roads are dimmed and a banner says since when);
     ``now``: the server's Unix seconds (default the clock; the model's ``"now"``, from which a
-    page corrects its clock for the betting countdown, :mod:`web.render.live_panel`).
+    page corrects its clock for the betting countdown, :mod:`web.render.status_panel`).
     Raises :class:`ModelError` or :class:`web.render.layout.LayoutError` naming a bad option.
     """
     opts.check()
@@ -110,7 +110,7 @@ def board_model(snapshot: Mapping[str, Any], opts: BoardOptions, *, last_at: str
     }
     ps: list[dict[str, Any]] = []
     if opts.kind == "embed":
-        band_h = live_panel.embed_band_height(snapshot, opts.height, min_px)
+        band_h = status_panel.embed_band_height(snapshot, opts.height, min_px)
         regions, head, head_h = _embed_regions(opts, band_h)
         size = max(min_px, round(head["h"] * 0.5))
         split = head["w"] * 0.55
@@ -124,7 +124,7 @@ def board_model(snapshot: Mapping[str, Any], opts: BoardOptions, *, last_at: str
         if band_h:
             gap = max(2, round(band_h * 0.06))
             band = {"x": head["x"], "y": head["y"] + head["h"] + gap, "w": head["w"], "h": band_h - 2 * gap}
-            ps.append(live_panel.embed_band(band, snapshot, lang, min_px=min_px, now=now,
+            ps.append(status_panel.embed_band(band, snapshot, lang, min_px=min_px, now=now,
                                             still_tz=tz if opts.still else None))
     else:
         lay = layout.board_layout(opts.width, opts.height, kind="board", columns=opts.columns)
@@ -149,7 +149,7 @@ def board_model(snapshot: Mapping[str, Any], opts: BoardOptions, *, last_at: str
                                     patterns=opts.highlight))
         model["roads"] = road_models(snapshot, regions, opts)
         text_px = t["title"]
-        live_panel.board_hook(ps, regions, snapshot, lang, title_px=max(min_px, t["title"]), size=lbl,
+        status_panel.board_hook(ps, regions, snapshot, lang, title_px=max(min_px, t["title"]), size=lbl,
                               min_px=min_px, now=now, still_tz=tz if opts.still else None)
     if not has_rounds(snapshot) and not any(p["id"] == "last_result" for p in ps):  # it says so already
         note = _note(model["roads"], lang, max(min_px, text_px), min_px)

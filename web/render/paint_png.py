@@ -228,7 +228,7 @@ def _items(img: Image.Image, d: ImageDraw.ImageDraw, items, pal, glyphs, lang: s
                    width=max(1, round(it["w"])))
         elif p == "m":
             _paint_cell(img, it, pal, glyphs, lang, ox, oy, pal["panel"])
-        elif p == "g":  # a filled polygon (web.render.live_panel: suits of card faces)
+        elif p == "g":  # a filled polygon (web.render.status_panel: suits of card faces)
             pts = it["pts"]
             d.polygon([(pts[i] + ox, pts[i + 1] + oy) for i in range(0, len(pts) - 1, 2)], fill=pal[it["c"]])
 

@@ -1,6 +1,6 @@
 """What every board model is made of: its options, its road cells, its glyph metrics, venue time.
 
-Shared by :mod:`web.render.model` (boards and embeds) and :mod:`web.render.screen` (lobby
+Shared by :mod:`web.render.model` (boards and embeds) and :mod:`web.render.tiles` (lobby
 tiles and pages), so neither imports the other's internals.
 """
 
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import functools
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -23,7 +24,7 @@ MODEL_VERSION = 1
 """The ``"v"`` of every model; a change of keys or meanings raises it."""
 
 KINDS: tuple[str, ...] = ("board", "embed", "tile")
-"""Kinds of a single-board model (a lobby page is kind ``"lobby"``, :mod:`web.render.screen`)."""
+"""Kinds of a single-board model (a lobby page is kind ``"lobby"``, :mod:`web.render.tiles`)."""
 
 MIN_TEXT_PX = 12
 """No text of a board or embed is smaller than this many canvas px (docs/frontend.md)."""
@@ -50,7 +51,7 @@ class BoardOptions:
     (:data:`web.render.cells.BEAD_CONTENT`), ``patterns`` (good roads to highlight, ``None``:
     :data:`roads.good_roads.HIGHLIGHTED_BY_DEFAULT`), ``min_text`` (smallest text px), ``still``
     (an image, which cannot tick: a betting countdown is said as the venue time betting closes,
-    :func:`web.render.live_panel.state_words`)."""
+    :func:`web.render.status_panel.state_words`)."""
 
     kind: str = "board"
     width: int = 1920
@@ -64,6 +65,12 @@ class BoardOptions:
     min_text: int = MIN_TEXT_PX
     still: bool = False
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    @classmethod
+    def of(cls, options: Mapping[str, Any], **fields: Any) -> "BoardOptions":
+        """The options named in ``options`` (a parsed query's, a page spec's: keys that are not
+        fields are ignored) with ``fields`` over them: how every route and page makes its options."""
+        return cls(**{k: v for k, v in options.items() if k in _FIELDS and k not in fields}, **fields)
 
     def check(self) -> "BoardOptions":
         """Validate every option; raises :class:`ModelError` (or ``layout.LayoutError``) naming it."""
@@ -85,6 +92,10 @@ class BoardOptions:
     def highlight(self) -> tuple[str, ...]:
         """Good-road patterns to highlight."""
         return HIGHLIGHTED_BY_DEFAULT if self.patterns is None else self.patterns
+
+
+_FIELDS = frozenset(f.name for f in dataclasses.fields(BoardOptions))
+"""The field names of :class:`BoardOptions` (what :meth:`BoardOptions.of` takes from a mapping)."""
 
 
 def parse_utc(iso: Any) -> "_dt.datetime | None":

@@ -9,7 +9,7 @@ its items are primitives, each a small dict (canvas px, colours are palette name
 - rectangle ``{"p": "r", "x", "y", "w", "h", "r": corner radius, "c"}`` (filled);
 - line ``{"p": "l", "x1", "y1", "x2", "y2", "w": width, "c"}``;
 - mark ``{"p": "m", ...}``: a road cell (:mod:`web.render.cells`), e.g. a legend icon;
-- polygon ``{"p": "g", "pts": [x0, y0, x1, y1, ...], "c"}`` (filled; card suits, :mod:`web.render.live_panel`).
+- polygon ``{"p": "g", "pts": [x0, y0, x1, y1, ...], "c"}`` (filled; card suits, :mod:`web.render.status_panel`).
 
 Text is measured with the bundled fonts (:mod:`web.render.fonts`), which the pages also load,
 so a fitted string fits on both painters.

@@ -21,7 +21,7 @@ __all__ = ["Commit", "Event", "HistoryStore", "LivePart", "SeqTaken", "ShoeSumma
 
 def open_store(settings: "Settings | Mapping[str, Any]") -> Store:
     """The store the settings select: the Redis store when ``ROADS_REDIS_URL`` is set (module
-    ``web.stores.redis``, class ``RedisStore(url, settings)``), else :class:`SqliteStore` in
+    ``web.stores.redis``, class ``RedisStore``, given the Redis settings' values), else :class:`SqliteStore` in
     ``ROADS_DATA_DIR`` (details kept ``ROADS_DETAIL_RETENTION_DAYS``).
 
     ``settings``: a :class:`web.settings.Settings`, or a mapping of ``ROADS_*`` overrides
@@ -29,7 +29,7 @@ def open_store(settings: "Settings | Mapping[str, Any]") -> Store:
     :class:`web.settings.ConfigError` for a bad setting and :class:`StoreError` when Redis is
     asked for but the ``redis`` extra is not installed.
     """
-    from web.settings import Settings
+    from web.settings import ConfigError, Settings  # the facade reads the settings; the stores get plain values
 
     if not isinstance(settings, Settings):
         settings = Settings.load(settings)
@@ -40,5 +40,9 @@ def open_store(settings: "Settings | Mapping[str, Any]") -> Store:
         except ImportError as e:
             raise StoreError(f"ROADS_REDIS_URL is set ({url!r}) but the Redis store is not available ({e}); "
                              "install the redis extra: pip install 'baccarat-roads[redis]'") from None
-        return RedisStore(url, settings)
+        try:
+            return RedisStore(url, prefix=settings.redis_prefix, timeout_s=settings.redis_timeout_s,
+                              max_tables=settings.max_tables, configured=settings.tables or ())
+        except ValueError as e:
+            raise ConfigError(str(e)) from None
     return SqliteStore.in_dir(settings.data_dir, detail_retention_days=settings.detail_retention_days)

@@ -64,14 +64,13 @@ import logging
 import threading
 import time
 import uuid
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from web.settings import ConfigError, Settings
-from web.stores import Event, SeqTaken, Store, StoreUnavailable, TableLimitReached
+from web.stores.base import Event, SeqTaken, Store, StoreUnavailable, TableLimitReached
 
 log = logging.getLogger(__name__)
 
@@ -175,23 +174,23 @@ def _id_tuple(entry_id: str) -> tuple[int, int]:
 class RedisStore(Store):
     """Events of every table in Redis Streams, shared by every process (see module doc).
 
-    ``url``: ``ROADS_REDIS_URL``. ``settings``: a :class:`web.settings.Settings` (its
-    ``redis_prefix``, ``redis_timeout_s``, and ``max_tables`` with the ``tables`` it counts), or
-    a mapping of ``ROADS_*`` overrides validated over the environment
-    (:meth:`web.settings.Settings.load`). Connects lazily: construction does no I/O. Raises :class:`web.settings.ConfigError` for a URL redis-py cannot parse, an
-    empty or spaced prefix, or a timeout that is not a positive number.
+    ``url``: ``ROADS_REDIS_URL``; ``prefix`` of every key (``ROADS_REDIS_PREFIX``); ``timeout_s``
+    of a connect or command, seconds (``ROADS_REDIS_TIMEOUT_S``); ``max_tables`` with the
+    ``configured`` table ids it counts (``ROADS_MAX_TABLES``, ``ROADS_TABLES``): the values,
+    checked by :class:`web.settings.Settings`, that :func:`web.stores.open_store` passes.
+    Connects lazily: construction does no I/O. Raises ``ValueError`` naming ``ROADS_REDIS_URL``
+    for a URL redis-py cannot parse.
     """
 
     shared = True
     """Every process of the deployment appends here (:attr:`web.stores.Store.shared`)."""
 
-    def __init__(self, url: str, settings: Settings | Mapping[str, Any] | None = None) -> None:
-        if not isinstance(settings, Settings):
-            settings = Settings.load(settings)
-        self.prefix = settings.redis_prefix
-        self.timeout_s = settings.redis_timeout_s
-        self.max_tables = settings.max_tables
-        self._configured = tuple(settings.tables or ())
+    def __init__(self, url: str, *, prefix: str, timeout_s: float, max_tables: int,
+                 configured: Iterable[str] = ()) -> None:
+        self.prefix = prefix
+        self.timeout_s = timeout_s
+        self.max_tables = max_tables
+        self._configured = tuple(configured)
         self.url = url
         common = dict(decode_responses=True, socket_connect_timeout=self.timeout_s,
                       retry=Retry(NoBackoff(), 0), health_check_interval=0)
@@ -201,7 +200,7 @@ class RedisStore(Store):
             self._follow_db = redis.Redis.from_url(
                 url, socket_timeout=self.timeout_s + FOLLOW_BLOCK_MS / 1000, **common)
         except ValueError as e:
-            raise ConfigError(f"ROADS_REDIS_URL {url!r} is not a Redis URL: {e}") from None
+            raise ValueError(f"ROADS_REDIS_URL {url!r} is not a Redis URL: {e}") from None
         self._append_script = self._db.register_script(APPEND_SCRIPT)
         self._heads_key = self.prefix + "heads"
         self._log_key = self.prefix + "log"
@@ -217,11 +216,11 @@ class RedisStore(Store):
 
     @property
     def db(self) -> redis.Redis:
-        """The client of this store's Redis (``decode_responses``; for :mod:`web.push_lease`)."""
+        """The client of this store's Redis (``decode_responses``; for :mod:`web.push.leases`)."""
         return self._db
 
     db_errors = (redis.RedisError,)
-    """What calls on :attr:`db` raise when Redis fails (for :mod:`web.push_lease`)."""
+    """What calls on :attr:`db` raise when Redis fails (for :mod:`web.push.leases`)."""
 
     def __repr__(self) -> str:
         return f"RedisStore({self._safe_url()!r}, prefix={self.prefix!r})"

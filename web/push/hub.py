@@ -1,6 +1,6 @@
-"""Latest-only fan-out of snapshots to live clients (WebSocket pushers, the nchan publisher).
+"""The hub: the latest message of each topic, and waits for a newer one (snapshots, lobby, page models).
 
-Each topic (``"table:<id>"``, or ``"lobby"``) keeps only its newest message. A subscriber
+Each topic (:mod:`web.push.topics`) keeps only its newest message. A subscriber
 waits for a version newer than the one it has seen and gets the newest message, never a
 queue: a slow or dead client skips intermediate versions and never holds up the publisher
 or the other clients ("latest-only per client; slow clients skip", ``docs/frontend.md``).
@@ -11,8 +11,8 @@ Publishing is O(1) in the number of topics and of waiters elsewhere.
 
 A message knows the JSON-able ``document`` its ``payload`` encodes (given by the publisher,
 or decoded once on demand), its ``epoch`` (for a table: the shoe) and the topic's previous
-message (``base``), so the frame builder (:mod:`web.frames`) can send a client that holds
-the previous version only what changed (:mod:`web.delta`).
+message (``base``), so the frame builder (:mod:`web.push.frames`) can send a client that holds
+the previous version only what changed (:mod:`web.push.delta`).
 """
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ class Message:
     ``version`` (int, per topic, increasing), :attr:`payload` (UTF-8 JSON bytes; the publisher
     may give a zero-argument function instead, called once when the bytes are first needed),
     ``epoch`` (deltas exist only between messages of one epoch; ``None``: see
-    :mod:`web.frames`), :attr:`document`, the object ``payload`` encodes (given by the
+    :mod:`web.push.frames`), :attr:`document`, the object ``payload`` encodes (given by the
     publisher, or decoded from ``payload`` once, when first asked for) and ``ops``, the
-    :mod:`web.delta` operations from the previous message's document to this one when the
+    :mod:`web.push.delta` operations from the previous message's document to this one when the
     publisher knows them (else ``None``: the frame builder diffs the documents; a zero-argument
     function giving them is called once, when they are first needed). :attr:`base`
     is the topic's previous message (``None`` for the first one, and once two newer messages
@@ -144,7 +144,7 @@ class Hub:
         return message
 
     def listen(self, listener: Any) -> None:
-        """Call ``listener(topic, message)`` after every publish (e.g. :mod:`web.nchan`)."""
+        """Call ``listener(topic, message)`` after every publish (the nchan publisher, :mod:`web.push.nchan`)."""
         with self._lock:
             self._listeners = [*self._listeners, listener]
 

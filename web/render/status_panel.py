@@ -1,4 +1,4 @@
-"""The live table on a board and a lobby tile: the round being dealt and the table's state.
+"""The table's status on a board and a lobby tile: the round being dealt and the table's state.
 
 From the snapshot's ``in_progress`` and ``state`` keys (``roads/schema/snapshot.schema.json``;
 present only while a round is dealt card by card, and once the feed has set a table state or

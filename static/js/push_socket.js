@@ -1,5 +1,5 @@
 /*
- * Live connection to the scoreboard's WebSocket endpoints (web/http/ws.py).
+ * A page's push socket: its board-model topic over WebSocket (web/http/model_sockets.py, or nchan).
  *
  * Server messages are JSON text frames:
  *   {"type": "snapshot", "topic": "table:T1", "version": 57, "data": {...full snapshot...}}
@@ -7,7 +7,7 @@
  *   {"type": "error", "error": {"status": 404, "code": "not_found", "message": "...", "field": null}}
  * The first message after every (re)connect is the full snapshot, so a reconnect is a resync.
  *
- * LiveSocket reconnects with exponential backoff (minDelayMs doubling up to maxDelayMs, with
+ * PushSocket reconnects with exponential backoff (minDelayMs doubling up to maxDelayMs, with
  * jitter so a wall of screens does not reconnect in step) and closes a connection that has
  * been silent for idleMs (a dead proxy or a sleeping laptop), which then reconnects. A socket
  * still connecting after connectTimeoutMs, or still closing closeWaitMs after it began to
@@ -20,12 +20,12 @@
  * onMessage always gets whole documents as snapshot frames; a gap resyncs (opts.fullUrl, or a
  * reconnect). path may be a full ws:// or wss:// URL (the server picks the push endpoint).
  *
- * Public: window.LiveSocket(path, {onMessage(msg), onStatus("connecting"|"live"|"offline"),
+ * Public: window.PushSocket(path, {onMessage(msg), onStatus("connecting"|"live"|"offline"),
  *   minDelayMs = 500, maxDelayMs = 30000, idleMs = 75000, connectTimeoutMs = 10000,
  *   closeWaitMs = 3000, initial: {version, data}, fullUrl})
  *   .start() / .stop() / .reconnectNow(); .tracker (deltas, resyncs, version)
  *
- * LiveSocket.watch(opts): what every live page does with its model socket (board.js, lobby.js),
+ * PushSocket.watch(opts): what every live page does with its model socket (board.js, lobby.js),
  * in one place. opts: {ws, full, modelUrl, keepaliveS, tz, svg, state, show(doc),
  * offlineText() -> "Offline since {time}"}. Every frame counts in state.messages and sets
  * state.lastHeard; a whole document goes to show(doc). After hearing nothing for twice the
@@ -33,9 +33,13 @@
  * the reconnects are refused), the page is offline: state.offline, class "offline" on <html>, the svg's
  * .offline-text says since when (venue time zone tz), and modelUrl is asked every 3 s
  * (state.fetches); the first answer or frame clears it, shows the document and reconnects.
- * state.status and <html data-live> follow the socket. Returns the started LiveSocket, or null
+ * state.status and <html data-live> follow the socket. A document marked "held" (the server cannot
+ * rebuild this page's model: it is the last good one, web/push/page_models.py) sets state.held,
+ * class "held" on <html> and the held band's text, "Not updating since {time}" (venue time of its
+ * "since"); the next document without it clears them (opts.held: the boot document's).
+ * Returns the started PushSocket, or null
  * without ws or WebSocket; its .retarget(ws, full, modelUrl) stops it and returns a started
- * LiveSocket of another topic watched the same way (a table page whose viewport turned; modelUrl,
+ * PushSocket of another topic watched the same way (a table page whose viewport turned; modelUrl,
  * if given, is the one asked while offline from then on).
  * opts.offlineSince (ms): the page was booted by the service worker without the service
  * (static/js/sw.js): it starts offline (state.sticky), saying that time, asks modelUrl every 3 s
@@ -45,7 +49,7 @@
 (function (global) {
   "use strict";
 
-  function LiveSocket(path, opts) {
+  function PushSocket(path, opts) {
     this.path = path;
     this.opts = opts || {};
     this.minDelay = this.opts.minDelayMs || 500;
@@ -68,19 +72,19 @@
     }) : null;
   }
 
-  LiveSocket.prototype.url = function () {
+  PushSocket.prototype.url = function () {
     if (/^wss?:\/\//.test(this.path)) return this.path;
     var proto = global.location.protocol === "https:" ? "wss:" : "ws:";
     return proto + "//" + global.location.host + this.path;
   };
 
-  LiveSocket.prototype.setStatus = function (status) {
+  PushSocket.prototype.setStatus = function (status) {
     if (status === this.status) return;
     this.status = status;
     if (this.opts.onStatus) this.opts.onStatus(status);
   };
 
-  LiveSocket.prototype.start = function () {
+  PushSocket.prototype.start = function () {
     var self = this;
     this.stopped = false;
     this.connect();
@@ -93,7 +97,7 @@
     return this;
   };
 
-  LiveSocket.prototype.stop = function () {
+  PushSocket.prototype.stop = function () {
     this.stopped = true;
     clearTimeout(this.timer);
     clearTimeout(this.connectTimer);
@@ -106,7 +110,7 @@
     this.ws = null;
   };
 
-  LiveSocket.prototype.reconnectNow = function () {
+  PushSocket.prototype.reconnectNow = function () {
     clearTimeout(this.timer);
     this.attempt = 0;
     if (this.ws) this.closeSoon(this.ws);
@@ -114,14 +118,14 @@
   };
 
   /** Close ws; if its close event has not come closeWaitMs later, drop it. */
-  LiveSocket.prototype.closeSoon = function (ws, code, reason) {
+  PushSocket.prototype.closeSoon = function (ws, code, reason) {
     var self = this;
     try { ws.close(code, reason); } catch (e) { /* already closing */ }
     setTimeout(function () { if (self.ws === ws) self.drop(ws); }, this.closeWaitMs);
   };
 
   /** Give up on ws without waiting for its close event (handlers detached): offline, retry. */
-  LiveSocket.prototype.drop = function (ws) {
+  PushSocket.prototype.drop = function (ws) {
     ws.onopen = ws.onmessage = ws.onerror = ws.onclose = null;
     try { ws.close(); } catch (e) { /* ignore */ }
     if (this.ws !== ws) return;
@@ -133,7 +137,7 @@
     this.schedule();
   };
 
-  LiveSocket.prototype.connect = function () {
+  PushSocket.prototype.connect = function () {
     var self = this;
     if (this.stopped) return;
     this.setStatus("connecting");
@@ -195,13 +199,13 @@
   };
 
   /** Hand a frame (whole document, keepalive or error) to the page. */
-  LiveSocket.prototype.deliver = function (msg) {
+  PushSocket.prototype.deliver = function (msg) {
     if (msg.type === "error") this.fatal = msg.error;
     if (this.opts.onMessage) this.opts.onMessage(msg);
   };
 
   /** Next retry after min(maxDelay, minDelay * 2^attempt), scaled by a random 50-100%. */
-  LiveSocket.prototype.schedule = function () {
+  PushSocket.prototype.schedule = function () {
     var self = this;
     var delay = Math.min(this.maxDelay, this.minDelay * Math.pow(2, this.attempt));
     delay = delay * (0.5 + Math.random() * 0.5);
@@ -215,7 +219,7 @@
    * refuses every one; a server that is up but silent is noticed by the keepalives instead. */
   var DOWN_MS = 5000;
 
-  LiveSocket.watch = function (opts) {
+  PushSocket.watch = function (opts) {
     var state = opts.state, root = document.documentElement, live = null;
     if (!opts.ws || !global.WebSocket) return null;
 
@@ -223,6 +227,12 @@
       try {
         return new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false, timeZone: opts.tz }).format(new Date(ms));
       } catch (e) { return new Date(ms).toTimeString().slice(0, 8); }
+    }
+
+    function setHeld(held) {
+      state.held = held || null;
+      root.classList.toggle("held", !!held);
+      global.Paint.setHeldText(held ? (held.text || "{time}").replace("{time}", timeText(held.since * 1000)) : "");
     }
 
     function setOffline(on) {
@@ -253,6 +263,7 @@
         state.sticky = false;
         setOffline(false);
         opts.show(doc);
+        setHeld(doc.held);
         if (live && live.stopped) live.start(); // booted offline: the socket opens now
         else if (live) live.reconnectNow();
       }).catch(function () { probing = false; });
@@ -263,7 +274,7 @@
     function open(ws, full, modelUrl) { // the watched socket, or (retarget) another topic's in its place
       if (live) live.stop();
       if (modelUrl) opts.modelUrl = modelUrl;
-      live = new LiveSocket(ws, {
+      live = new PushSocket(ws, {
         fullUrl: full,
         idleMs: keepMs * 3,
         onStatus: function (status) {
@@ -276,13 +287,14 @@
           state.messages++;
           if (!state.sticky) state.lastHeard = Date.now();
           if (state.offline && !state.sticky) setOffline(false);
-          if (msg.type === "snapshot" && msg.data) opts.show(msg.data);
+          if (msg.type === "snapshot" && msg.data) { opts.show(msg.data); setHeld(msg.data.held); }
           if (state.offline) band();
         }
       });
       live.retarget = open;
       return state.sticky ? live : live.start();
     }
+    setHeld(opts.held);
     open(opts.ws, opts.full);
     if (state.sticky) { setOffline(true); probe(); }
     setInterval(function () {
@@ -295,5 +307,5 @@
     return live;
   };
 
-  global.LiveSocket = LiveSocket;
+  global.PushSocket = PushSocket;
 })(window);

@@ -1,12 +1,13 @@
 """Push frames of a topic's messages, built once per version per process.
 
-Two kinds of frame carry a message of :mod:`web.hub` (JSON text; ``docs/frontend.md``,
+Two kinds of frame carry a message of :mod:`web.push.hub` (JSON text; ``docs/frontend.md``,
 "Live updates")::
 
     {"type":"snapshot","topic":"table:T1","version":57,"data":{...the whole document...}}
-    {"type":"delta","topic":"table:T1","base":56,"version":57,"ops":[...web.delta ops...]}
+    {"type":"delta","topic":"table:T1","base":56,"version":57,"ops":[...web.push.delta ops...]}
+    {"type":"keepalive","topic":"table:T1","version":57}      (an idle connection or channel)
 
-A client that holds version ``base`` applies the delta's operations (:func:`web.delta.apply`,
+A client that holds version ``base`` applies the delta's operations (:func:`web.push.delta.apply`,
 ``static/js/delta.js``); any other client gets the snapshot frame. There is no delta for a
 topic's first message, across an epoch change (a new shoe: :func:`epoch`), or when the
 delta would not be smaller than the snapshot.
@@ -24,8 +25,8 @@ from typing import Any
 
 import orjson
 
-from web.delta import diff
-from web.hub import Message
+from web.push.delta import diff
+from web.push.hub import Message
 
 
 SMALL_DELTA_BYTES = 4096
@@ -57,6 +58,13 @@ def snapshot_text(topic: str, message: Message, *, posted: bool = True) -> bytes
         b"" if posted else b'"posted":false,', json.dumps(topic).encode(), message.version, message.payload)
 
 
+def keepalive_text(topic: str, version: int) -> bytes:
+    """``{"type":"keepalive","topic":...,"version":...}`` as UTF-8 bytes: what an idle socket
+    (:mod:`web.push.subscriber`) or nchan channel (:mod:`web.push.nchan`) gets, naming the
+    version the topic is at (a page holding an older one has missed a frame)."""
+    return b'{"type":"keepalive","topic":%s,"version":%d}' % (json.dumps(topic).encode(), version)
+
+
 def epoch(message: Message) -> Any:
     """The message's epoch: the publisher's, else the document's ``"shoe"`` when the document
     is an object that has one (snapshots and board models: a new shoe is a new epoch), else
@@ -68,9 +76,9 @@ def epoch(message: Message) -> Any:
 
 
 def delta_ops(message: Message, base: Message | None = None) -> list[list[Any]] | None:
-    """The :mod:`web.delta` operations from ``base`` (default: the message's base) to it, or
+    """The :mod:`web.push.delta` operations from ``base`` (default: the message's base) to it, or
     ``None`` when the message has no delta (see the module docstring; the size rule is applied
-    by the cache). The hub drops a message's base two publishes later (:meth:`web.hub.Hub.publish`),
+    by the cache). The hub drops a message's base two publishes later (:meth:`web.push.hub.Hub.publish`),
     so a caller that also writes the base version reads ``message.base`` once and passes it."""
     if base is None:
         base = message.base

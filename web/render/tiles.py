@@ -1,4 +1,4 @@
-"""Lobby screens: the tile of one table and the page of tiles, as board models.
+"""Lobby tiles: the tile of one table and the page of tiles (a lobby screen's canvas), as board models.
 
 A lobby page is a canvas (1920x1080, 1080x1920, 3840x2160...) with a title bar and a grid of
 tiles; each tile is the model of one table (:func:`tile_model`, kind ``"tile"``) in its own
@@ -20,7 +20,7 @@ from typing import Any, Mapping, Sequence
 
 from web import i18n
 from web.render import cells as cells_mod
-from web.render import layout, live_panel, panels
+from web.render import layout, status_panel, panels
 from web.render.cells import GEOMETRY
 from web.render.pieces import MODEL_VERSION, glyphs, has_rounds, road_models, venue_time
 from web.render.prims import fit, label, panel, text
@@ -205,7 +205,7 @@ def _header(ps: list[dict[str, Any]], regs: Mapping[str, Mapping[str, int]], sna
 def _game_line(game: str, state: Mapping[str, Any] | None, lang: str, room: float, min_px: int) -> str:
     """The longest of "game · dealer · limits", "dealer · limits", "game · dealer", "dealer",
     "limits", "game" (the parts known) that fits ``room`` px at ``min_px`` (regular), else ``""``."""
-    parts = live_panel.dealer_limit_parts(state, lang)
+    parts = status_panel.dealer_limit_parts(state, lang)
     dealer = [p for p in parts[:1] if state and state.get("dealer")]
     limits = [p for p in parts if p not in dealer]
     tries = [[game, *parts], parts, [game, *dealer], dealer, limits, [game]]
@@ -220,7 +220,7 @@ def tile_model(snapshot: Mapping[str, Any], opts: Any, *, last_at: str | None = 
                stale: bool = False, now: float | None = None) -> dict[str, Any]:
     """The model of one lobby tile (kind ``"tile"``; keys as :func:`web.render.model.board_model`,
     plus ``"hl"``: the table has a good road this screen highlights). ``opts.extra["screen"]``
-    true: sizes for distance. ``now``: the server's Unix seconds (live state, :mod:`web.render.live_panel`)."""
+    true: sizes for distance. ``now``: the server's Unix seconds (live state, :mod:`web.render.status_panel`)."""
     import time
 
     now = time.time() if now is None else float(now)
@@ -230,7 +230,7 @@ def tile_model(snapshot: Mapping[str, Any], opts: Any, *, last_at: str | None = 
     regs, big, small = g["regions"], g["big"], g["small"]
     when = venue_time(last_at, tz)
     still_tz = tz if opts.still else None
-    st_words, st_colour, st_extra = live_panel.tile_state_text(snapshot, lang, now, still_tz=still_tz)
+    st_words, st_colour, st_extra = status_panel.tile_state_text(snapshot, lang, now, still_tz=still_tz)
     ps: list[dict[str, Any]] = []
     _header(ps, regs, snapshot, lang, big, g["pad"], min_px)
     # line 2: shoe / round left, time of the last result right
@@ -243,10 +243,10 @@ def tile_model(snapshot: Mapping[str, Any], opts: Any, *, last_at: str | None = 
         keep = panels.prims.width(panels.round_words(snapshot.get("round"), lang), big, lang) + g["pad"] \
             if snapshot.get("round") is not None else 0.0  # the round number keeps its room
         room = max(l2["w"] * 0.35, min(l2["w"] * 0.62, l2["w"] - keep - 1))
-        st_words, st_colour, st_extra = live_panel.tile_state_text(snapshot, lang, now, still_tz=still_tz, room=room,
+        st_words, st_colour, st_extra = status_panel.tile_state_text(snapshot, lang, now, still_tz=still_tz, room=room,
                                                                    size=big, min_px=min_px)  # shorter where narrow
-        tt, ts, st_extra = live_panel.fit_state(st_words, st_extra, room, big, lang, min_px=min_px)
-        tw = panels.prims.width(live_panel.widest_state(tt, st_extra), ts, lang)
+        tt, ts, st_extra = status_panel.fit_state(st_words, st_extra, room, big, lang, min_px=min_px)
+        tw = panels.prims.width(status_panel.widest_state(tt, st_extra), ts, lang)
         item = text(tt, l2["x"] + l2["w"], l2["y"] + l2["h"] / 2, ts, st_colour, lang=lang, anchor="r")
         item.update(st_extra)
         ps.append(panel("time", {**l2, "x": l2["x"] + l2["w"] - round(tw), "w": round(tw)}, None, [item]))
@@ -281,11 +281,11 @@ def tile_model(snapshot: Mapping[str, Any], opts: Any, *, last_at: str | None = 
     # the side bet closing next (on two lines where the tile has room and one line would shorten
     # it; a second line it does not need shows the game instead)
     sb = regs["side_bet"]
-    live_items = live_panel.tile_live_items({**sb, "h": min(sb["h"], g["band"])}, snapshot, lang, size=big,
+    live_items = status_panel.tile_live_items({**sb, "h": min(sb["h"], g["band"])}, snapshot, lang, size=big,
                                             min_px=min_px)
     sb_items = _side_bet_items(sb, snapshot, lang, big, g["band"], min_px) if live_items is None else live_items
     ps.append(panel("side_bet", sb, None, sb_items))
-    dl = live_panel.dealer_limits(snapshot.get("state") if isinstance(snapshot.get("state"), Mapping) else None, lang)
+    dl = status_panel.dealer_limits(snapshot.get("state") if isinstance(snapshot.get("state"), Mapping) else None, lang)
     game = i18n.variant_name(snapshot.get("variant"), lang) if isinstance(snapshot.get("variant"), Mapping) else ""
     gr = regs.get("game")
     if gr is None and sb.get("lines", 1) >= 2 and len(sb_items) == 1:

@@ -1,8 +1,8 @@
-"""Fan-out of a topic's new versions to the WebSocket screens that watch it (:mod:`web.http.ws`).
+"""Fan-out of a topic's new versions to the WebSocket screens that watch it (:mod:`web.push.subscriber`).
 
-A screen is a :class:`web.http.ws.Subscriber`: its ``offer(message)`` never blocks (the newest
+A screen is a :class:`web.push.subscriber.Subscriber`: its ``offer(message)`` never blocks (the newest
 message only, slow screens skip versions). :class:`Fanout` calls it for every subscriber of a
-topic on every new version of that topic published on the :class:`web.hub.Hub`.
+topic on every new version of that topic published on the :class:`web.push.hub.Hub`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import logging
 import threading
 from typing import Any
 
-from web.hub import Hub, Message
+from web.push import topics
+from web.push.hub import Hub, Message
 
 log = logging.getLogger(__name__)
 
@@ -20,9 +21,9 @@ POLL_S = 1.0
 subscribers, in seconds (its thread ends within this time after the last one leaves)."""
 
 
-INLINE_PREFIX = "model:"
+INLINE = topics.is_model
 """Topics whose new versions are offered to their screens in the publishing thread itself:
-board models, which :mod:`web.live_models` publishes outside every table lock (a feed
+board models, which :mod:`web.push.page_models` publishes outside every table lock (a feed
 request after its write, or the models' worker). Offers never block, so this only spares
 the hand-over to a fan-out thread per topic. Snapshot topics (``table:``, ``lobby``) are
 published under a table's lock: their fan-out threads take the offers out of it."""
@@ -30,10 +31,10 @@ published under a table's lock: their fan-out threads take the offers out of it.
 
 class Fanout:
     """Offers each new version of a topic to every subscriber: model topics in the publishing
-    thread (:data:`INLINE_PREFIX`), other topics from one sender thread per watched topic.
+    thread (:data:`INLINE`), other topics from one sender thread per watched topic.
 
-    Only a topic's fan-out thread waits on the :class:`web.hub.Hub`; the per-connection
-    threads wait on their own :class:`web.http.ws.Subscriber`. A fan-out thread starts with the topic's
+    Only a topic's fan-out thread waits on the :class:`web.push.hub.Hub`; the per-connection
+    threads wait on their own :class:`web.push.subscriber.Subscriber`. A fan-out thread starts with the topic's
     first subscriber and ends (within :data:`POLL_S`) after its last one leaves, so threads
     are bounded by the number of watched tables plus the lobby. Thread-safe.
     """
@@ -45,7 +46,7 @@ class Fanout:
         hub.listen(self._on_publish)
 
     def _on_publish(self, topic: str, message: Message) -> None:
-        if not topic.startswith(INLINE_PREFIX):
+        if not INLINE(topic):
             return
         subs = self._subs.get(topic)
         if not subs or message is not self.hub.latest(topic):
@@ -62,7 +63,7 @@ class Fanout:
         """Add ``sub``; offer it at once anything published since its first frame."""
         with self._lock:
             subs = self._subs.get(sub.topic)
-            start = subs is None and not sub.topic.startswith(INLINE_PREFIX)
+            start = subs is None and not INLINE(sub.topic)
             if subs is None:
                 subs = self._subs[sub.topic] = set()
             subs.add(sub)
@@ -78,7 +79,7 @@ class Fanout:
             subs = self._subs.get(sub.topic)
             if subs is not None:
                 subs.discard(sub)
-                if not subs and sub.topic.startswith(INLINE_PREFIX):
+                if not subs and INLINE(sub.topic):
                     del self._subs[sub.topic]  # (other topics: their fan-out thread lets go of it)
 
     def subscribers(self, topic: str) -> int:
@@ -104,16 +105,3 @@ class Fanout:
                 subs = list(self._subs.get(topic, ()))
             for sub in subs:
                 sub.offer(message)
-
-
-_fanout_lock = threading.Lock()
-
-
-def fanout_of(app: Any, hub: Hub) -> Fanout:
-    """The app's :class:`Fanout` on ``hub`` (``app.extensions["roads.ws_fanout"]``), made on
-    first use (the first screen that connects)."""
-    with _fanout_lock:
-        fanout = app.extensions.get("roads.ws_fanout")
-        if fanout is None:
-            fanout = app.extensions["roads.ws_fanout"] = Fanout(hub)
-        return fanout

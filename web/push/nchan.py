@@ -17,9 +17,9 @@ is the nginx configuration. Two settings (``app.config``, else the environment):
     ``<prefix>full/`` + the path of its topic's WebSocket route without ``/ws/``
     (``<prefix>full/models/tables/<id>?<the page's options>``, ``<prefix>full/tables/<id>``,
     ``<prefix>full/lobby``): nginx passes those to this service's :mod:`web.http.full_frames`
-    routes through a one-second cache; for those, a ``ws``/``wss`` prefix is used as
-    ``http``/``https``. Unset: the service's own WebSocket routes (``/ws/tables/<id>``,
-    ``/ws/lobby``, ``/ws/models/...``), where a reconnect is the resync.
+    routes through a one-second cache (:func:`web.push.topics.push_urls`). Unset: the
+    service's own WebSocket routes (``/ws/tables/<id>``, ``/ws/lobby``, ``/ws/models/...``),
+    where a reconnect is the resync.
 
 Channels: topic ``table:T1`` is channel ``table:T1`` (every frame: deltas, the snapshot after
 a new shoe or a gap, keepalives); the lobby and the model topics likewise. nchan keeps the
@@ -33,7 +33,7 @@ publishes the newest message of every topic that changed, so a slow nchan makes 
 publisher skip versions (then the channel gets the snapshot frame, not a delta), never queue.
 
 Several processes on the Redis store: each POST is first claimed through
-:mod:`web.push_lease` (a lease per channel and the channel's last posted version in Redis),
+:mod:`web.push.leases` (a lease per channel and the channel's last posted version in Redis),
 so one process publishes each channel and nchan gets each version once, in version order.
 """
 
@@ -47,15 +47,15 @@ import zlib
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-from web.delta import diff
-from web.frames import FrameCache, delta_text, epoch
-from web.hub import Hub, Message
+from web.push.delta import diff
+from web.push.frames import FrameCache, delta_text, epoch, keepalive_text
+from web.push.hub import Hub, Message
 
 log = logging.getLogger(__name__)
 
 KEEPALIVE_S = 20.0
 """Seconds between keepalive frames on a channel whose topic publishes nothing (pages close
-a connection silent for 75 s: ``static/js/live.js``)."""
+a connection silent for 75 s: ``static/js/push_socket.js``)."""
 
 MIN_POST_INTERVAL_S = 0.2
 """Shortest time between two posts to one channel, in seconds: versions published faster
@@ -71,45 +71,10 @@ TIMEOUT_S = 5.0
 """Connect and read timeout of a POST to nchan, in seconds."""
 
 
-def ws_topic_path(topic: str) -> str:
-    """The URL path tail of a topic: ``table:T1`` -> ``tables/T1``, ``model:ab12`` -> ``models/ab12``
-    (a page's board model, :mod:`web.live_models`), ``lobby`` -> ``lobby``."""
-    kind, _, rest = topic.partition(":")
-    if kind == "table":
-        return "tables/" + rest
-    if kind == "model":
-        return "models/" + rest
-    return topic
-
-
-def push_urls(prefix: str | None, topic: str, embedded_path: str,
-              full_path: str | None = None) -> tuple[str, str | None]:
-    """``(subscribe URL, full-frame URL or None)`` for a page of ``topic``, given the
-    ``ROADS_PUSH_URL`` setting ``prefix``.
-
-    ``embedded_path`` is the service's own WebSocket path of the topic with its query (e.g.
-    ``/ws/models/tables/T1?orient=landscape``), used when ``prefix`` is unset (then there is
-    no full-frame URL: a reconnect resyncs). The full-frame URL is ``<prefix>full/`` + the
-    path after ``/ws/`` of ``full_path`` (default ``embedded_path``): nginx maps it to
-    :mod:`web.http.full_frames`. ``full_path`` must name every option the document depends on
-    (the pages add the language they resolved from ``Accept-Language``): it is the key of
-    nginx's cache, and any process builds the document from it.
-    """
-    if prefix is None:
-        return embedded_path, None
-    full = prefix
-    if full.startswith("ws://"):
-        full = "http://" + full[5:]
-    elif full.startswith("wss://"):
-        full = "https://" + full[6:]
-    _, marker, rest = (full_path or embedded_path).partition("/ws/")
-    return prefix + ws_topic_path(topic), full + "full/" + (rest if marker else ws_topic_path(topic))
-
-
 class NchanPublisher:
     """One thread that publishes the hub's messages to nchan (``ROADS_NCHAN_PUBLISH_URL``).
 
-    :meth:`offer` (called by :meth:`web.hub.Hub.publish`, in the writer's thread) only swaps
+    :meth:`offer` (called by :meth:`web.push.hub.Hub.publish`, in the writer's thread) only swaps
     the topic's newest message into a dict and wakes the thread. The thread POSTs, for each
     topic with a new message, to channel ``<topic>`` the delta from the version it last
     published there (also when versions were skipped in between), or the snapshot frame after
@@ -128,7 +93,7 @@ class NchanPublisher:
         self._host, self._port = parts.hostname, parts.port or 80
         self._path = parts.path if parts.path.endswith("/") else parts.path + "/"
         self.hub, self.frames, self.keepalive_s = hub, frames, keepalive_s
-        self.gate = gate  # web.push_lease.ChannelLeases (several processes) or None
+        self.gate = gate  # web.push.leases.ChannelLeases (several processes) or None
         self._unsent: dict[str, int] = {}  # channel -> version claimed whose POST has not succeeded
         self._cond = threading.Condition()
         self._pending: dict[str, Message] = {}
@@ -282,11 +247,11 @@ class NchanPublisher:
                     self._sent_at.pop(topic, None)
                     continue
                 if held is not None:
-                    self._post(topic, b'{"type":"keepalive","topic":"%s","version":%d}' % (topic.encode(), held.version))
+                    self._post(topic, keepalive_text(topic, held.version))
                 self._sent_at[topic] = now
 
     def _claim(self, channel: str, version: int | None) -> int | None:
-        """:meth:`web.push_lease.ChannelLeases.claim` (-1 without a gate: one process)."""
+        """:meth:`web.push.leases.ChannelLeases.claim` (-1 without a gate: one process)."""
         if self.gate is None:
             return -1
         last = self.gate.claim(channel, version, retry=version is not None and self._unsent.get(channel) == version)
@@ -328,7 +293,7 @@ def shard_of(topic: str, shards: int) -> int:
 
 class NchanPublishers:
     """:data:`PUBLISH_CONNECTIONS` :class:`NchanPublisher` shards of one app, as one
-    (``app.extensions["roads.nchan"]``): the same arguments, summed counters. One hub
+    (:attr:`web.push.wing.PushWing.nchan`): the same arguments, summed counters. One hub
     listener hands each publish to the shard of its topic."""
 
     def __init__(self, hub: Hub, frames: FrameCache, url: str, *, connections: int = PUBLISH_CONNECTIONS,
@@ -375,24 +340,3 @@ class NchanPublishers:
 
 class _Refused(Exception):
     """nchan answered a POST with an error status."""
-
-
-def init_app(app: Any, hub: Hub, frames: FrameCache) -> NchanPublishers | None:
-    """Start the publisher when ``ROADS_NCHAN_PUBLISH_URL`` is set (``app.extensions["roads.nchan"]``).
-
-    Raises :class:`web.settings.ConfigError` for a URL without a host.
-    """
-    from web.settings import ConfigError, get_settings
-
-    url = get_settings(app).nchan_publish_url
-    if not url:
-        return None
-    from web import push_lease
-    from web.service import get_service
-
-    try:
-        publisher = NchanPublishers(hub, frames, url, gate=push_lease.for_store(get_service(app).store))
-    except ValueError as exc:
-        raise ConfigError(str(exc)) from None
-    app.extensions["roads.nchan"] = publisher
-    return publisher

@@ -3,7 +3,7 @@
 Every process of a deployment applies every event (the Redis store's follower), so every
 process has every table's frames; without this gate each would POST them to nchan, and a
 lagging process could post an older version after a newer one. Before each POST the
-publisher (:class:`web.push.NchanPublisher`) asks :meth:`ChannelLeases.claim`, one Redis
+publisher (:class:`web.push.nchan.NchanPublisher`) asks :meth:`ChannelLeases.claim`, one Redis
 script call (:data:`CLAIM_SCRIPT`, atomic in Redis) that:
 
 1. takes the channel's lease if nobody holds it (``SET NX PX``), or renews it if this process
@@ -16,7 +16,7 @@ at or below one it already received. A process that stops publishing (it died, o
 it published went quiet) loses the lease after :data:`LEASE_MS`; the next process that has a
 newer version takes it. A POST starts right after its claim renewed the lease, so it runs
 while the lease is still held unless it takes longer than :data:`LEASE_MS` (nchan answers a
-loopback POST in well under a millisecond; :data:`web.push.TIMEOUT_S` is 5 s).
+loopback POST in well under a millisecond; :data:`web.push.nchan.TIMEOUT_S` is 5 s).
 
 Keys (``P`` = ``ROADS_REDIS_PREFIX``): ``P + "nchan:lease:<channel>"`` (string: the holder's
 id, expiring), ``P + "nchan:posted"`` (hash: channel -> last version posted). Keepalives

@@ -1,0 +1,31 @@
+"""The ``app.extensions`` keys of the service, one scheme (``"roads.<what>"``), one constant each,
+and the accessor of the push wing (which, being Flask-free, has none of its own)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from flask import Flask, current_app
+
+if TYPE_CHECKING:
+    from web.push.wing import PushWing
+
+SETTINGS = "roads.settings"
+"""The validated :class:`web.settings.Settings`."""
+
+SERVICE = "roads.service"
+"""The :class:`web.service.Service` (writes, and the read model ``service.read``)."""
+
+PUSH = "roads.push"
+"""The :class:`web.push.wing.PushWing` (hub, frames, fan-out, page models, nchan publishers)."""
+
+PNG_CACHE = "roads.png_cache"
+"""The :class:`web.http.png.PngCache`."""
+
+OPENAPI = "roads.openapi"
+"""The encoded OpenAPI document (built on first request)."""
+
+
+def get_push(app: Flask | None = None) -> PushWing:
+    """The :class:`web.push.wing.PushWing` of ``app`` (default: the current app)."""
+    return (app or current_app).extensions[PUSH]
