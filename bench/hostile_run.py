@@ -73,7 +73,7 @@ class Run:
         self.accepted_writes = 0
 
     def lobby_version(self) -> int:
-        return sum(slot.table.seq for slot in list(self.service.views.slots.values()))
+        return sum(slot.table.seq for slot in list(self.service.tables.slots.values()))
 
     def call(self, kind: str, method: str, path: str, **kwargs: Any) -> Any:
         write = method != "GET"

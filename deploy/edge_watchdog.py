@@ -11,7 +11,7 @@ publishes a heartbeat there every ``--interval`` seconds (``/pub/watchdog:<name>
   ago, or that cannot connect for that long, means nchan is stuck: the watchdog runs
   ``--restart`` (a shell command: ``systemctl restart nginx``), which closes every screen's
   connection; the screens reconnect (through the balancer, to any edge) and resync from
-  ``/push/full/...`` (static/js/live.js, delta.js). Then it waits ``--grace`` seconds.
+  ``/push/full/...`` (static/js/push_socket.js, delta.js). Then it waits ``--grace`` seconds.
 - A heartbeat that nchan refuses (5xx: Redis unreachable) is not this host's fault: nothing is
   restarted; once Redis is back the heartbeats must flow again, or the rule above applies.
 

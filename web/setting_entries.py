@@ -58,7 +58,7 @@ class TableConfig(_Entry):
 class ScreenConfig(_Entry):
     """One named screen of ``ROADS_SCREENS`` (``/screens/<name>``); every key optional. The values
     (table ids, ranges, languages) are checked when the screen is shown, as the same options in a
-    lobby URL are (:mod:`web.http.screens`); the title here, by the display-text rule."""
+    lobby URL are (:mod:`web.http.screen_options`); the title here, by the display-text rule."""
 
     tables: list[TableId] | None = None
     """Table ids, shown in this order (:mod:`roads.ids`)."""
@@ -74,5 +74,5 @@ class ScreenConfig(_Entry):
     sort: str | None = None
 
     def preset(self) -> dict[str, Any]:
-        """The keys this screen sets (``None`` left out), as :mod:`web.http.screens` reads them."""
+        """The keys this screen sets (``None`` left out), as :mod:`web.http.screen_options` reads them."""
         return self.model_dump(exclude_none=True)

@@ -6,7 +6,7 @@ that load it, and the failure scenarios.
 - :mod:`labkit.hosts`: the topology, configs rendered from deploy/ templates, each host's
   processes, the lab's state file;
 - :mod:`labkit.load`: feeders (HTTP, with failover and retries) and screens (``screens.js``:
-  the pages' own ``static/js/live.js`` and ``delta.js`` in Node);
+  the pages' own ``static/js/push_socket.js`` and ``delta.js`` in Node);
 - :mod:`labkit.scenarios`: the failure scenarios and their JSON line;
 - :mod:`labkit.figures`: throughput, latency, bytes and CPU per host beside the Node ``ws`` floor.
 

@@ -1,14 +1,14 @@
 // Screens of the lab (deploy/lab.py): many live pages in one Node process, each running the
-// pages' own code, static/js/live.js (LiveSocket: reconnect with backoff and jitter, idle
-// timeout, the offline probe of LiveSocket.watch) and static/js/delta.js (the Tracker: deltas
+// pages' own code, static/js/push_socket.js (PushSocket: reconnect with backoff and jitter, idle
+// timeout, the offline probe of PushSocket.watch) and static/js/delta.js (the Tracker: deltas
 // applied, a gap resynced from the full frame), with Node's WebSocket client (undici).
 //
 // Usage: node --experimental-websocket screens.js <config.json>
 //   config = {static: "<repo>/static/js", rate: screens opened per second,
 //             screens: [{kind: "model" | "lobby" | "table", ws, full, modelUrl, keepaliveS, ref}]}
-//   kind "model": a table page (board.js: LiveSocket.watch, then modelUrl asked once: the topic
-//   is followed); "lobby": a lobby page (lobby.js: LiveSocket.watch); "table": an API client
-//   on the table's snapshot channel (a LiveSocket with the full-frame URL). URLs are absolute.
+//   kind "model": a table page (board.js: PushSocket.watch, then modelUrl asked once: the topic
+//   is followed); "lobby": a lobby page (lobby.js: PushSocket.watch); "table": an API client
+//   on the table's snapshot channel (a PushSocket with the full-frame URL). URLs are absolute.
 // Commands on stdin, one per line, each answered by one JSON line on stdout:
 //   stats                 {screens, opened, live, offline, opens, closes, frames, bytes, resyncs, docs, deflate}
 //   dump <path>           every document shown since the last dump (binary records, little-endian:
@@ -35,6 +35,7 @@ globalThis.removeEventListener = noop;
 globalThis.location = { protocol: "http:", host: "lab", reload: noop };
 const root = { classList: { toggle: noop, add: noop, remove: noop }, setAttribute: noop };
 globalThis.document = { documentElement: root, addEventListener: noop, removeEventListener: noop };
+globalThis.Paint = { setHeldText: noop }; // the held band's words (static/js/paint.js): no board to write on here
 
 const counters = { opens: 0, closes: 0, frames: 0, bytes: 0, deflate: 0 };
 const NativeWebSocket = globalThis.WebSocket;
@@ -52,8 +53,8 @@ class CountingWebSocket extends NativeWebSocket {
 globalThis.WebSocket = CountingWebSocket;
 
 require(path.join(cfg.static, "delta.js"));
-require(path.join(cfg.static, "live.js"));
-const LiveSocket = globalThis.LiveSocket;
+require(path.join(cfg.static, "push_socket.js"));
+const PushSocket = globalThis.PushSocket;
 
 // ---------------------------------------------------------------- records
 let cap = 1 << 16, n = 0;
@@ -82,7 +83,7 @@ function openScreen(i, sc) {
     record(i, version);
   }
   if (sc.kind === "table") {
-    screen.live = new LiveSocket(sc.ws, {
+    screen.live = new PushSocket(sc.ws, {
       fullUrl: sc.full, idleMs: sc.keepaliveS * 3000,
       onMessage: (msg) => { if (msg.type === "snapshot" && msg.data) shown(msg.data, msg.version); },
     }).start();
@@ -94,7 +95,7 @@ function openScreen(i, sc) {
     if (!doc || typeof doc.version !== "number") return;
     shown(doc, doc.version);
   };
-  screen.live = LiveSocket.watch({
+  screen.live = PushSocket.watch({
     ws: sc.ws, full: sc.full, modelUrl: sc.modelUrl, keepaliveS: sc.keepaliveS, tz: "UTC",
     svg: { querySelector: () => null }, state, show, offlineText: () => "Offline since {time}",
   });

@@ -20,7 +20,7 @@
  * (the service down behind nginx) answers from roads-pages: the page's own HTML with its boot JSON
  * given the kept model and `offline: {since}` (the time it last heard the service), so the page
  * boots dimmed with "Offline since hh:mm:ss" and retries until the service answers
- * (static/js/live.js). A URL never opened gets the waiting page ("Waiting for the service",
+ * (static/js/push_socket.js). A URL never opened gets the waiting page ("Waiting for the service",
  * static/waiting.html), which retries and reloads itself when the service is back.
  */
 /* global self, caches, fetch, Response, URL, Promise */

@@ -6,7 +6,7 @@ table's snapshot, shoe list, past shoe's snapshot and rounds, and the lobby, byt
 The bytes are built here from the restored tables with the record's own functions
 (roads.snapshot.build_snapshot, ShoeRecord.summary, RoundRecord.export) and the stored shoe-list
 lines as they are; the few keys the service's read model adds (``name``, ``live``, the live
-shoe's ``state`` and ``in_progress``, the lobby entry) are added as it adds them (web/views.py).
+shoe's ``state`` and ``in_progress``, the lobby entry) are added as it adds them (web/snapshots.py).
 """
 
 from __future__ import annotations

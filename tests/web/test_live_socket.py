@@ -1,4 +1,4 @@
-"""The page's socket (``LiveSocket`` in static/js/live.js) under Node with a stand-in WebSocket
+"""The page's socket (``PushSocket`` in static/js/push_socket.js) under Node with a stand-in WebSocket
 whose events the test fires by hand (the first socket; later ones open at once): a socket still connecting after ``connectTimeoutMs`` or
 still closing ``closeWaitMs`` after it began to close is dropped (handlers detached) and a new
 one opened, as if it had closed; a close event that comes after the drop changes nothing (one
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-LIVE_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "live.js"
+PUSH_SOCKET_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "push_socket.js"
 
 SCRIPT = r"""
 globalThis.window = globalThis;
@@ -38,7 +38,7 @@ const wait = (ms) => new Promise((r) => setTimeout(r, ms));
 const statuses = [];
 (async () => {
   const step = process.argv[2];
-  const live = new LiveSocket("ws://test/push/x", { minDelayMs: 20, maxDelayMs: 40, idleMs: 600,
+  const live = new PushSocket("ws://test/push/x", { minDelayMs: 20, maxDelayMs: 40, idleMs: 600,
     connectTimeoutMs: 150, closeWaitMs: 150, onStatus: (s) => statuses.push(s) }).start();
   const first = made[0];
   if (step === "connecting") {
@@ -83,7 +83,7 @@ def run(step: str) -> dict:
         if os.environ.get("ROADS_TEST_REQUIRE_NODE") == "1":
             pytest.fail("node is required (ROADS_TEST_REQUIRE_NODE=1)")
         pytest.skip("node is not installed")
-    done = subprocess.run([node, "-e", SCRIPT, str(LIVE_JS), step], capture_output=True, text=True, timeout=30)
+    done = subprocess.run([node, "-e", SCRIPT, str(PUSH_SOCKET_JS), step], capture_output=True, text=True, timeout=30)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 

@@ -16,7 +16,7 @@ from web.http import offline
 
 
 def test_the_worker_is_served_from_the_root_with_its_release_and_shell(client):
-    from web.http.model_docs import RELEASE
+    from web.release import RELEASE
 
     resp = client.get("/sw.js")
     assert resp.status_code == 200 and resp.mimetype == "application/javascript"

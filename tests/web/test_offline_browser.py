@@ -233,7 +233,7 @@ def test_a_first_ever_boot_behind_nginx_gets_the_waiting_page_not_an_error(brows
 def test_a_new_release_reloads_a_page_once_never_in_a_loop(browser, app_factory, monkeypatch):  # noqa: F811
     """Two releases behind one address (a rolling restart): the page's boot says one, its frames
     another; it reloads once, in a quiet moment, then stays and keeps painting."""
-    from web.http import model_docs
+    from web.push import documents
 
     app = app_factory()
     client = app.test_client()
@@ -248,7 +248,7 @@ def test_a_new_release_reloads_a_page_once_never_in_a_loop(browser, app_factory,
         page.on("load", lambda p: loads.append(time.monotonic()))
         page.goto(f"{base}/tables/T1")
         page.wait_for_function("window.__roads && window.__roads.status === 'live'", timeout=10_000)
-        monkeypatch.setattr(model_docs, "RELEASE", "another-release")   # frames now say another release
+        monkeypatch.setattr(documents, "RELEASE", "another-release")   # frames now say another release
         posted = time.monotonic()
         for n, (p, b) in enumerate(dealt_rounds(3, seed=5), 6):
             assert client.post("/api/tables/T1/rounds", json={"shoe": 1, "round": n, "player": p, "banker": b},

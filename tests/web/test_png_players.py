@@ -121,7 +121,7 @@ def test_a_store_that_does_not_answer_gives_a_waiting_image(client, monkeypatch)
     def down(*args, **kwargs):
         raise StoreUnavailable("redis is starting")
 
-    monkeypatch.setattr(service, "snapshot", down)
+    monkeypatch.setattr(service.read, "snapshot", down)
     resp = client.get("/tables/T1/board.png?width=960&height=540&lang=vi", headers=IMAGE)
     assert resp.status_code == 503 and resp.headers["Retry-After"] == "5" and resp.headers["Cache-Control"] == "no-cache"
     assert _image(resp).size == (960, 540)
