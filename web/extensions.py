@@ -22,6 +22,12 @@ PUSH = "roads.push"
 PNG_CACHE = "roads.png_cache"
 """The :class:`web.http.png.PngCache`."""
 
+PNG_FRESHNESS = "roads.png_freshness"
+"""The PNG routes' :class:`web.http.png_freshness.Freshness` (each image's ``Last-Modified``)."""
+
+RENDER_GATE = "roads.render_gate"
+"""The :class:`web.http.render_gate.RenderGate` (PNG painting off the event loop, bounded)."""
+
 OPENAPI = "roads.openapi"
 """The encoded OpenAPI document (built on first request)."""
 

@@ -37,6 +37,8 @@ from typing import Any
 
 from werkzeug.serving import WSGIRequestHandler
 
+from web import extensions
+
 log = logging.getLogger(__name__)
 
 RESPONSE_TIMEOUT_S = 60.0
@@ -126,7 +128,7 @@ class RequestHandler(WSGIRequestHandler):
     # ------------------------------------------------------------------ settings of the app
     def _app_setting(self, name: str, default: Any) -> Any:
         app = getattr(self.server, "app", None)
-        settings = getattr(app, "extensions", {}).get("roads.settings")
+        settings = getattr(app, "extensions", {}).get(extensions.SETTINGS)
         return getattr(settings, name, default)
 
     def _client_timeout(self) -> float:

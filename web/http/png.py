@@ -187,7 +187,7 @@ def _setup(state) -> None:
     app = state.app
     settings = get_settings(app)
     app.extensions[CACHE_EXTENSION] = PngCache(settings.png_cache_entries, settings.png_cache_bytes)
-    app.extensions["roads.png_freshness"] = png_freshness.Freshness()
+    app.extensions[extensions.PNG_FRESHNESS] = png_freshness.Freshness()
     render_gate.init_app(app)
 
 
@@ -247,7 +247,7 @@ def _serve(key: Hashable, max_age: int, draw: Callable[[], bytes], size: tuple[i
            identity: Hashable = None) -> Response:
     cache = get_cache()
     etag = _etag(key)
-    stamp = current_app.extensions["roads.png_freshness"].last_modified(identity, etag)
+    stamp = current_app.extensions[extensions.PNG_FRESHNESS].last_modified(identity, etag)
     headers = {
         "ETag": f'"{etag}"',
         "Last-Modified": png_freshness.http_date(stamp),

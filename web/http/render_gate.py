@@ -27,11 +27,12 @@ from typing import Callable, Iterator, TypeVar
 
 from flask import Flask, current_app
 
+from web import extensions
 from web.http.errors import ApiError
 
 T = TypeVar("T")
 
-EXTENSION = "roads.render_gate"
+EXTENSION = extensions.RENDER_GATE
 """The ``app.extensions`` key of the app's :class:`RenderGate`."""
 
 PAINTERS = 1
