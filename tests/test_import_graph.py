@@ -24,9 +24,9 @@ PACKAGES = ("roads", "web")
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("roads",),                                                        # the domain: standard library only
-    ("web.paths", "web.i18n", "web.release", "web.gc_tuning"),          # leaves
+    ("web.paths", "web.i18n", "web.release", "web.gc_tuning", "web.display_text"),  # leaves
     ("web.render",),                                                   # drawing: model -> pixels
-    ("web.settings", "web.extensions"),                                # the settings and the app's extension keys
+    ("web.settings", "web.setting_entries", "web.extensions"),         # the settings and the app's extension keys
     ("web.stores",),                                                   # durable events
     ("web.push",),                                                     # the push wing
     ("web.tables", "web.snapshots", "web.read_model", "web.service"),  # the service core
@@ -36,9 +36,18 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 """Every module of ours, by package or module prefix, lowest layer first: a module imports only
 modules of its own layer or of lower ones (the README's "What is in the box")."""
 
-FLASK_FREE = ("web.render", "web.push", "web.stores.base", "web.stores.sqlite", "web.stores.redis", "web.tables",
-              "web.snapshots", "web.read_model", "web.paths", "web.i18n", "web.release")
+FLASK_FREE = ("web.render", "web.push", "web.stores.base", "web.stores.sqlite", "web.stores.sqlite_schema",
+              "web.stores.sqlite_history", "web.stores.codec", "web.stores.redis", "web.tables", "web.snapshots",
+              "web.read_model", "web.paths", "web.i18n", "web.release", "web.display_text", "web.setting_entries")
 """Modules (and packages) that run without an app: they import neither Flask nor the settings."""
+
+STORE_BACKENDS: dict[str, tuple[str, ...]] = {
+    "web.stores.base": (),
+    "web.stores.sqlite": ("web.stores.sqlite_schema", "web.stores.sqlite_history", "web.stores.codec"),
+    "web.stores.redis": (),
+}
+"""The stores' interface and backends, each with the modules only it is made of (the SQLite
+store's schema, its history operations and its blob encoding)."""
 
 
 def _modules() -> dict[str, Path]:
@@ -227,14 +236,18 @@ def test_the_push_wing_imports_nothing_from_web_http():
 
 
 def test_the_stores_backends_import_only_their_interface():
-    """``web/stores/__init__.py`` picks a backend from the settings; the backends import only
-    ``web.stores.base`` of the service (and the domain's events), as encode/broadcaster's
-    backends import only its base."""
+    """``web/stores/__init__.py`` picks a backend from the settings; the backends (with their own
+    parts, :data:`STORE_BACKENDS`) import only ``web.stores.base`` of the service (and the
+    domain), as encode/broadcaster's backends import only its base."""
+    assert {n for n in MODULES if n.startswith("web.stores.")} == {
+        m for backend, parts in STORE_BACKENDS.items() for m in (backend, *parts)}
     found = {}
-    for name in ("web.stores.base", "web.stores.sqlite", "web.stores.redis"):
-        ours = {m for m in _imports(name, MODULES[name]) if m.split(".")[0] == "web"}
-        if ours - {"web.stores.base"}:
-            found[name] = sorted(ours - {"web.stores.base"})
+    for backend, parts in STORE_BACKENDS.items():
+        allowed = {"web.stores.base", backend, *parts}
+        for name in (backend, *parts):
+            ours = {m for m in _imports(name, MODULES[name]) if m.split(".")[0] == "web"}
+            if ours - allowed:
+                found[name] = sorted(ours - allowed)
     assert found == {}
 
 

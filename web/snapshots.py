@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import orjson
 
@@ -19,8 +19,14 @@ from roads.shoe_roads import ShoeRoads
 from roads.snapshot import build_snapshot
 from roads.table import ShoeRecord, Table
 
-if TYPE_CHECKING:
-    from web.tables import TableSlot
+
+class Slot(Protocol):
+    """What a table's snapshot is built from: its id, its display name and its record (a
+    :class:`web.tables.TableSlot`, which in turn holds the :class:`TableView` built here)."""
+
+    id: str
+    name: str
+    table: Table
 
 
 def state_json(table: Table) -> dict[str, Any]:
@@ -79,7 +85,7 @@ class TableView:
     lobby_encoded: Encoded
 
 
-def build(t: TableSlot, s: ShoeRecord | None, roads: ShoeRoads | None, version: int, *, live: bool) -> dict[str, Any]:
+def build(t: Slot, s: ShoeRecord | None, roads: ShoeRoads | None, version: int, *, live: bool) -> dict[str, Any]:
     """The snapshot of shoe ``s`` of table ``t`` (``None``: a configured table before its first
     shoe, shoe 1 awaiting round 1) from ``roads``, at ``version``; ``live``: the current shoe,
     with the round being dealt and the table's state (caller holds the table's lock)."""
@@ -98,7 +104,7 @@ def build(t: TableSlot, s: ShoeRecord | None, roads: ShoeRoads | None, version: 
     return snap
 
 
-def table_view(t: TableSlot) -> TableView:
+def table_view(t: Slot) -> TableView:
     """The view of ``t``'s current shoe at the table's version: its snapshot and its lobby entry
     ``{"id", "name", "variant": {"id", "name"}, "shoe", "round", "last", "good_roads",
     "side_bets", "version", "big_road"}`` plus ``in_progress`` and ``state`` when the snapshot
