@@ -1,6 +1,9 @@
-"""Durable event stores: the interface (``base``), SQLite (``sqlite``, default) and Redis (``redis``).
+"""Durable event stores: the interface (``base``), SQLite (``sqlite``, default, with its schema
+``sqlite_schema``, its history operations ``sqlite_history`` and its blob encoding ``codec``) and
+Redis (``redis``).
 
-:func:`open_store` picks one from the settings; the backends import only ``base`` (no import circle).
+:func:`open_store` picks one from the settings; the backends import only ``base`` and their own
+parts (no import circle).
 """
 
 from __future__ import annotations
