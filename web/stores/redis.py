@@ -188,10 +188,16 @@ class RedisStore(Store):
     def __init__(self, url: str, settings: Settings | Mapping[str, Any] | None = None) -> None:
         if not isinstance(settings, Settings):
             settings = Settings.load(settings)
-        self.prefix = settings.redis_prefix
-        self.timeout_s = settings.redis_timeout_s
-        self.max_tables = settings.max_tables
-        self._configured = tuple(settings.tables or ())
+        self._setup(url, prefix=settings.redis_prefix, timeout_s=settings.redis_timeout_s,
+                    max_tables=settings.max_tables, tables=tuple(settings.tables or ()))
+
+    def _setup(self, url: str, *, prefix: str, timeout_s: float, max_tables: int, tables: tuple[str, ...]) -> None:
+        """The store from plain values (what :meth:`__init__` reads from the settings); no I/O.
+        Raises :class:`web.settings.ConfigError` for a URL redis-py cannot parse."""
+        self.prefix = prefix
+        self.timeout_s = timeout_s
+        self.max_tables = max_tables
+        self._configured = tables
         self.url = url
         common = dict(decode_responses=True, socket_connect_timeout=self.timeout_s,
                       retry=Retry(NoBackoff(), 0), health_check_interval=0)
