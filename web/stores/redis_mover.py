@@ -105,6 +105,7 @@ class Mover:
         self._thread: threading.Thread | None = None
         self._catch_lock = threading.Lock()
         self._tables: dict[str, tuple[Table, _Pending]] = {}
+        self._broken: set[str] = set()
         self.moved = 0
         """Shoes this process moved."""
         self.last_error: str | None = None
@@ -175,7 +176,14 @@ class Mover:
             for table in self.tables_with_work(tables):
                 if self._stop.is_set() or (lock and not self._renew()):
                     break
-                self.catch_up(table)
+                try:
+                    self.catch_up(table)
+                except StoreError as e:
+                    if table not in self._broken:
+                        log.error("mover: %s; its shoes stay in Redis", e)
+                    self._broken.add(table)
+                    continue
+                self._broken.discard(table)
                 moved += self.move_table(table)
             return moved
         finally:
@@ -218,7 +226,11 @@ class Mover:
             log.info("migrating the Redis data of %d tables: closed shoes to the history database", len(tables))
             moved = 0
             for i, table in enumerate(tables, 1):
-                n = self.catch_up(table, move=True)
+                try:
+                    n = self.catch_up(table, move=True)
+                except StoreError as e:
+                    log.error("%s; its shoes stay in Redis (the release's interface still reads them)", e)
+                    continue
                 moved += self.move_table(table)
                 log.info("table %r migrated (%d events caught up; %d of %d tables)", table, n, i, len(tables))
             db.set(s.layout_key, "1")
