@@ -410,3 +410,24 @@ def test_a_history_url_that_is_not_postgresql_is_refused(tmp_path):
     with pytest.raises(ConfigError, match="ROADS_HISTORY_URL"):
         open_store({"ROADS_DATA_DIR": str(tmp_path), "ROADS_REDIS_URL": SHARED_REDIS_URL,
                     "ROADS_HISTORY_URL": "redis://127.0.0.1:6379/0"})
+
+
+def test_commit_many_is_one_round_trip_and_stops_at_a_refusal(store):
+    store.ensure_layout()
+    commits, events = [], []
+    ref, _ = run(61, shoes=8, table_id="T1",
+                 on_event=lambda t, ev: (commits.append(t.commit(ev)), events.append(ev)))
+    half = len(commits) // 2
+    assert half > 50
+    store.commit_many(commits[:half])
+    stale = commits[half - 1]  # already stored: refused, and the ones after it are not stored
+    with pytest.raises(SeqTaken):
+        store.commit_many([stale, *commits[half:half + 10]])
+    assert list(store.load()) == events[:half]
+    store.commit_many(commits[half:])
+    store.compact()
+    [part] = list(store.load_live())
+    t = Table.restore(part, past=store.past_shoes("T1"))
+    assert state(t.current) == state(ref.current)
+    assert [state(store.past_shoe("T1", n)) for n in store.shoe_numbers("T1")] == \
+        [state(ref.shoes[n]) for n in ref.shoes if n != ref.current.number]
