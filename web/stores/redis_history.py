@@ -169,9 +169,10 @@ class RedisHistoryStore(RedisStore, HistoryStore):
         self._commit(commit, uuid.uuid4().hex)
 
     def commit_many(self, commits: Sequence[Commit]) -> None:
-        """:meth:`commit` each in order, in one round trip (a pipeline of scripts: Redis has no
-        transaction across scripts that a refusal rolls back, so a refused one raises as
-        :meth:`commit` and the ones after it are refused too; those before it stay)."""
+        """:meth:`commit` each in order, in one round trip (a pipeline of scripts; bulk writers).
+        Redis has no transaction across scripts that a refusal would roll back: each commit is
+        stored or refused on its own, then the first refusal raises as :meth:`commit` would
+        (commits of a table whose head hash lags are caught up and stored one by one)."""
         if not commits:
             return
         pipe = self._db.pipeline(transaction=False)
@@ -182,16 +183,19 @@ class RedisHistoryStore(RedisStore, HistoryStore):
             replies = pipe.execute(raise_on_error=False)
         except _CONNECTION_ERRORS as e:
             raise self._unavailable(f"committing {len(commits)} events", e) from None
-        for i, (c, reply) in enumerate(zip(commits, replies)):
+        refused = []
+        for c, reply in zip(commits, replies):
             if isinstance(reply, Exception):
                 raise StoreUnavailable(f"the Redis store refused the commit of table {c.event.table!r} seq "
                                        f"{c.event.seq}", detail=f"Redis at {self._safe_url()}: {reply}")
-            if reply[0] != "ok":
-                self._commit(c, uuid.uuid4().hex)  # catches up, or raises what the status says
-                return self.commit_many(commits[i + 1:])
-            self._note_seen(c.event.table, c.event.seq)
+            if reply[0] == "ok":
+                self._note_seen(c.event.table, c.event.seq)
+            else:
+                refused.append(c)
         if any(c.archive is not None for c in commits):
             self.mover.wake()
+        for c in refused:  # lagging: caught up and stored; else raises what the status says
+            self._commit(c, uuid.uuid4().hex)
 
     def _commit_args(self, c: Commit, token: str) -> tuple[list[str], list[Any]]:
         ev = c.event
