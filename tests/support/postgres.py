@@ -1,4 +1,4 @@
-"""A throwaway PostgreSQL cluster for the tests of the history of several processes
+"""A throwaway PostgreSQL cluster for the tests (and the benchmarks: a kept one in a given directory) of the history of several processes
 (docs/history.md): Debian's binaries, ``initdb`` into a temporary directory, the server on a
 free port listening on a unix socket in that directory only (no TCP), ``fsync=off`` (the tests
 kill clients, never the server), one fresh database per test (:meth:`Cluster.new_database`).
@@ -54,9 +54,12 @@ class Cluster:
     databases (unix socket, user ``postgres``, no password). :meth:`stop` shuts it down and
     deletes its directory."""
 
-    def __init__(self, bin_dir: Path) -> None:
+    def __init__(self, bin_dir: Path, base: Path | None = None) -> None:
         self.bin_dir = bin_dir
-        self.base = Path(tempfile.mkdtemp(prefix="roads-pg-"))
+        self.keep = base is not None
+        if base is not None:
+            base.mkdir(parents=True, exist_ok=True)
+        self.base = Path(tempfile.mkdtemp(prefix="roads-pg-")) if base is None else base
         self.data = self.base / "data"
         self.port = free_port()
         self.user = "postgres"
@@ -70,8 +73,9 @@ class Cluster:
             os.chown(self.base, pw.pw_uid, pw.pw_gid)
             self._as = pw.pw_name
         os.chmod(self.base, 0o755)  # the socket is in here; the data directory itself stays 0700
-        self._run([str(bin_dir / "initdb"), "-D", str(self.data), "-U", self.user, "--auth=trust", "-E", "UTF8",
-                   "--locale=C", "--no-sync"])
+        if not (self.data / "PG_VERSION").exists():
+            self._run([str(bin_dir / "initdb"), "-D", str(self.data), "-U", self.user, "--auth=trust", "-E", "UTF8",
+                       "--locale=C", "--no-sync"])
         self.start()
 
     def _run(self, argv: list[str]) -> None:
@@ -131,7 +135,8 @@ class Cluster:
             pass
 
     def stop(self) -> None:
-        """Fast shutdown (SIGINT), SIGKILL after 20 s, then delete the directory."""
+        """Fast shutdown (SIGINT), SIGKILL after 20 s, then delete the directory (unless it was
+        given: a kept cluster, ``base``, starts again on its data)."""
         if self.proc is not None and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGINT)
             try:
@@ -139,7 +144,8 @@ class Cluster:
             except subprocess.TimeoutExpired:
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait(timeout=10)
-        shutil.rmtree(self.base, ignore_errors=True)
+        if not self.keep:
+            shutil.rmtree(self.base, ignore_errors=True)
 
 
 def cluster_or_skip() -> Cluster:
