@@ -22,6 +22,9 @@ reused by later runs.
 4. Disk (``dbstat``): bytes per round in the live log (v2: every event; v3: the live shoes'),
    and per round of a closed shoe (summary + document + detail; without the detail after
    retention).
+With ``--redis`` the same run adds the several-process figures (R1-R4: Redis + PostgreSQL beside the
+release's Redis store; ``bench/history_redis_figures.py``).
+
 5. Append cost per round dealt card by card (8 events, one transaction each, fsync), v2 (one
    INSERT, the release's) and v3 (``Table.commit`` + ``SqliteStore.commit``), alternating blocks
    in one run, on a fresh file and on the largest store: ms per round (median of blocks), and
@@ -300,14 +303,16 @@ def main() -> None:
     ap.add_argument("--sizes", default="1,10,100", help="table-days, comma-separated")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--tables", default="10,200", help="live-table counts of figure 1b (0 tables: skip it)")
-    ap.add_argument("--only", choices=("load", "past", "page", "disk", "append"), help="one figure only")
+    ap.add_argument("--only", choices=("load", "past", "page", "disk", "append", "redis"), help="one figure only")
+    ap.add_argument("--redis", action="store_true", help="also Redis + PostgreSQL beside the release's Redis (R1-R4)")
     ap.add_argument("--blocks", type=int, default=6)
     ap.add_argument("--rounds-per-block", type=int, default=15)
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     print(f"Python {sys.version.split()[0]}, SQLite {sqlite3.sqlite_version}; start {DEFAULT_START}")
-    for size in sizes:
-        dataset(args.root, size)
+    if args.only != "redis":
+        for size in sizes:
+            dataset(args.root, size)
     run = (lambda name: args.only in (None, name))
     if run("load"):
         load_figures(args.root, sizes, args.repeat)
@@ -322,6 +327,10 @@ def main() -> None:
         disk_figures(args.root, sizes[-1])
     if run("append"):
         append_figures(args.root, sizes[-1], args.blocks, args.rounds_per_block)
+    if args.only == "redis" or (args.redis and args.only is None):
+        from history_redis_figures import figures
+
+        figures(args.root, sizes, args.repeat, args.blocks, args.rounds_per_block)
 
 
 if __name__ == "__main__":

@@ -19,6 +19,14 @@ the same events also go into a schema-version-2 file (the live log alone: what t
 history wrote), for side-by-side figures. The last shoe of each table is left live, mid-shoe.
 
 Prints rounds, shoes, events and the time taken. ``--out`` must not hold a store yet.
+
+Several processes (:func:`generate_redis`, ``--redis URL --history URL --prefix P``): the same events
+go through :meth:`web.stores.redis_history.RedisHistoryStore.commit_many` (one pipeline per shoe)
+into Redis, and the mover puts each closed shoe in PostgreSQL after its close, as the service's
+mover does: Redis ends with the live shoes only. With ``--release-prefix P2`` the same events are
+also appended, as the release's Redis store does (:data:`web.stores.redis.APPEND_SCRIPT`, one
+pipeline per shoe), under that prefix: whole streams, what a release deployment holds before its
+migration.
 """
 
 from __future__ import annotations
@@ -158,20 +166,92 @@ def generate(out: Path, tables: int, days: float, *, seed: int = 1, start: float
     return totals
 
 
+def generate_redis(redis_url: str, prefix: str, history_url: str | None, tables: int, days: float, *, seed: int = 1,
+                   start: float | None = None, release_prefix: str | None = None, quiet: bool = False) -> Totals:
+    """Write ``tables`` x ``days`` table-days into Redis + PostgreSQL under ``prefix`` (module doc;
+    ``history_url`` None: only the release's layout under ``release_prefix``)."""
+    from web.stores.postgres import PostgresHistory
+    from web.stores.redis import LOG_MAXLEN, RedisStore, _event_json
+    from web.stores.redis_history import RedisHistoryStore
+
+    start = datetime.fromisoformat(DEFAULT_START).timestamp() if start is None else start
+    store = None
+    if history_url is not None:
+        store = RedisHistoryStore(redis_url, PostgresHistory(history_url), prefix=prefix, max_tables=100_000)
+        store.ensure_layout()
+    old = None
+    if release_prefix is not None:
+        old = RedisStore(redis_url, prefix=release_prefix, timeout_s=2.0, max_tables=100000)
+    totals = Totals()
+    began = time.monotonic()
+    try:
+        for i in range(tables):
+            table_id = f"t{i + 1:03d}"
+            table = Table(table_id, past=store.past_shoes(table_id) if store is not None else None)
+            pending: list = []
+
+            def flush() -> None:
+                if store is not None:
+                    store.commit_many(pending)
+                if old is not None:
+                    pipe = old.db.pipeline(transaction=False)
+                    for c in pending:
+                        ev = c.event
+                        old._append_script(keys=[old._heads_key, old._events_key(ev.table), old._rounds_key(ev.table),
+                                                 old._log_key],
+                                           args=[ev.table, ev.seq, f"{ev.shoe}:{ev.round}" if ev.kind == "round" else "",
+                                                 _event_json(ev), "gen", LOG_MAXLEN, 100_000], client=pipe)
+                    assert all(r[0] == "ok" for r in pipe.execute())
+                pending.clear()
+
+            for at, w in timeline(table_id, seed + i, start, start + days * DAY_S):
+                ev = table.decide(w, lambda: at)
+                if not isinstance(ev, Event):
+                    continue
+                c = table.commit(ev)
+                pending.append(c)
+                table.apply(ev)
+                totals.events += 1
+                totals.rounds += ev.kind == "round"
+                totals.shoes += c.opens
+                if c.archive is not None:
+                    flush()
+                    if store is not None:
+                        store.compact(table=table_id)
+            flush()
+            if not quiet:
+                print(f"  {table_id}: seq {table.seq}, shoe {table.current.number} live "
+                      f"({time.monotonic() - began:.1f} s)", file=sys.stderr)
+    finally:
+        if store is not None:
+            store.close()
+        if old is not None:
+            old.close()
+    return totals
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", type=Path, required=True, help="data directory of the new (schema v3) store")
+    ap.add_argument("--out", type=Path, help="data directory of the new (schema v3) store")
     ap.add_argument("--tables", type=int, default=1)
     ap.add_argument("--days", type=float, default=1.0, help="days per table (may be a fraction)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--start", default=DEFAULT_START, help="ISO 8601 time of the first write")
     ap.add_argument("--v2", type=Path, help="also write the same events into a schema-v2 file in this directory")
     ap.add_argument("--no-compact", action="store_true", help="leave closed shoes' events in the live log")
+    ap.add_argument("--redis", help="write Redis + PostgreSQL instead: the Redis URL")
+    ap.add_argument("--history", help="with --redis: the PostgreSQL URL of the history")
+    ap.add_argument("--prefix", default="roads:", help="with --redis: the key prefix")
+    ap.add_argument("--release-prefix", help="with --redis: also the release's layout under this prefix")
     args = ap.parse_args()
     began = time.monotonic()
     start = datetime.fromisoformat(args.start).astimezone(timezone.utc).timestamp()
-    t = generate(args.out, args.tables, args.days, seed=args.seed, start=start, v2=args.v2,
-                 compact=not args.no_compact)
+    if args.redis:
+        t = generate_redis(args.redis, args.prefix, args.history, args.tables, args.days, seed=args.seed, start=start,
+                           release_prefix=args.release_prefix)
+    else:
+        t = generate(args.out, args.tables, args.days, seed=args.seed, start=start, v2=args.v2,
+                     compact=not args.no_compact)
     took = time.monotonic() - began
     print(f"{args.tables} tables x {args.days:g} days: {t.rounds} rounds, {t.shoes} shoes, {t.events} events "
           f"in {took:.1f} s ({t.events / took:,.0f} events/s)")

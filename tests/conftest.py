@@ -66,3 +66,22 @@ def deal():
 def feed(client):
     """A :class:`support.feed.Feed` on the test client, table ``T1``."""
     return Feed(client)
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster():
+    """A throwaway PostgreSQL cluster for the whole run (:class:`support.postgres.Cluster`);
+    skips without PostgreSQL unless ``ROADS_TEST_REQUIRE_POSTGRES=1``."""
+    from support.postgres import cluster_or_skip
+
+    cluster = cluster_or_skip()
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture
+def history_url(postgres_cluster):
+    """A fresh empty database of :func:`postgres_cluster` for one test: its ``postgresql://`` URL."""
+    url = postgres_cluster.new_database()
+    yield url
+    postgres_cluster.drop_database(url)

@@ -1,6 +1,6 @@
 """pyproject.toml declares what the code imports: every third-party module ``web/`` imports is
-a declared dependency and every dependency is imported, the Redis client only an extra (imported by the Redis store alone), and
-the Redis store asked for without it says which extra to install."""
+a declared dependency and every dependency is imported, the Redis client and psycopg only extras (imported by the
+Redis and PostgreSQL stores alone), and the Redis store asked for without it says which extra to install."""
 
 from __future__ import annotations
 
@@ -44,9 +44,12 @@ def distributions(module):
 
 def test_every_module_the_service_imports_is_a_declared_dependency():
     core = requirement_names(PYPROJECT["project"]["dependencies"])
-    redis_extra = requirement_names(PYPROJECT["project"]["optional-dependencies"]["redis"])
+    extras = PYPROJECT["project"]["optional-dependencies"]
+    redis_extra, postgres_extra = requirement_names(extras["redis"]), requirement_names(extras["postgres"])
+    only_in = {"web/stores/redis.py": redis_extra, "web/stores/redis_history.py": redis_extra | postgres_extra,
+               "web/stores/postgres.py": postgres_extra | {"psycopg-pool"}}
     for path, modules in imports_by_file("web").items():
-        allowed = core | (redis_extra if path == "web/stores/redis.py" else set())
+        allowed = core | only_in.get(path, set())
         for module in modules:
             assert distributions(module) & allowed, f"{path} imports {module!r}, not declared for it in pyproject.toml"
 

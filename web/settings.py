@@ -130,6 +130,14 @@ class Settings(BaseSettings):
     redis_timeout_s: float = _field(
         2.0, "seconds", "Redis connect and command timeout; a write gives up with 503 after about twice this.",
         gt=0, le=300, kind="a number of seconds", allowed="seconds in (0, 300]")
+    history_url: str | None = _field(
+        None, "`postgresql://` URL",
+        "`postgresql://[user[:password]@]host[:port]/dbname` (a libpq URL or `key=value` conninfo): with "
+        "`ROADS_REDIS_URL`, every closed shoe moves from Redis to this PostgreSQL database (schema `roads`, "
+        "created and migrated at start; needs the `postgres` extra), so Redis keeps only the live shoes and "
+        "start time and memory do not grow with history (docs/history.md). Unset with `ROADS_REDIS_URL`: "
+        "every event stays in Redis as in the release before, and each start logs a warning (Redis memory "
+        "grows with every table-day). Not used without `ROADS_REDIS_URL`.")
     png_cache_entries: int = _field(256, "images", "Most PNGs kept in the render cache (LRU).", ge=1)
     png_cache_bytes: int = _field(
         64 * 1024 * 1024, "bytes", "Most bytes of PNGs kept in the render cache (a 1080p board is about 100 KiB).",
@@ -257,6 +265,13 @@ class Settings(BaseSettings):
             ZoneInfo(value)
         except (ZoneInfoNotFoundError, ValueError):
             raise ValueError("is not an IANA time zone name (like Asia/Bangkok or UTC)") from None
+        return value
+
+    @field_validator("history_url")
+    @classmethod
+    def _postgres_url(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("postgresql://", "postgres://")) and "=" not in value:
+            raise ValueError("must be a postgresql:// URL (or a key=value conninfo)")
         return value
 
     @field_validator("redis_prefix")

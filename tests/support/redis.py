@@ -145,11 +145,12 @@ class Server(ServeProcess):
     """``python -m web.cli serve`` on a free loopback port over Redis, in a subprocess.
 
     ``redis_url``/``prefix``: the shared log. ``data_dir``: the (unused) SQLite directory.
+    ``history_url``: the PostgreSQL history (``ROADS_HISTORY_URL``), or none.
     """
 
-    def __init__(self, data_dir: Path, redis_url: str, prefix: str) -> None:
+    def __init__(self, data_dir: Path, redis_url: str, prefix: str, history_url: str | None = None) -> None:
         super().__init__(data_dir, {"ROADS_REDIS_URL": redis_url, "ROADS_REDIS_PREFIX": prefix,
-                                    "ROADS_REDIS_TIMEOUT_S": "1"})
+                                    "ROADS_REDIS_TIMEOUT_S": "1", "ROADS_HISTORY_URL": history_url})
 
     def request(self, method: str, path: str, body: Any = None) -> tuple[int, bytes]:
         """``(status, body bytes)`` of one request (feed token attached to writes)."""

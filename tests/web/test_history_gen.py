@@ -43,3 +43,37 @@ def test_the_generator_writes_a_real_tables_pace_as_the_feed_path_would(tmp_path
         assert live == 2  # every closed shoe was compacted as it closed
     finally:
         store.close()
+
+
+def test_the_generator_writes_redis_with_postgresql_and_the_release_layout_alike(history_url):
+    from history_gen import generate_redis
+    from support.redis import SHARED_REDIS_URL, delete_prefix, new_prefix, redis_or_skip
+    from web.stores.postgres import PostgresHistory
+    from web.stores.redis import RedisStore
+    from web.stores.redis_history import RedisHistoryStore
+
+    redis_or_skip()
+    prefix, release = new_prefix(), new_prefix()
+    try:
+        totals = generate_redis(SHARED_REDIS_URL, prefix, history_url, 2, 0.25, release_prefix=release, quiet=True)
+        old = RedisStore(SHARED_REDIS_URL, prefix=release, timeout_s=2.0, max_tables=1000)
+        events = list(old.load())
+        old.close()
+        assert len(events) == totals.events
+        store = RedisHistoryStore(SHARED_REDIS_URL, PostgresHistory(history_url), prefix=prefix)
+        try:
+            assert list(store.load()) == events and store.closed_rows() == []
+            for part in store.load_live():
+                full = Table.replay(part.table, [e for e in events if e.table == part.table])
+                t = Table.restore(part, past=store.past_shoes(part.table))
+                assert t.seq == full.seq and shoe_document(t.current) == shoe_document(full.current)
+                assert [shoe_document(store.past_shoe(part.table, n)) for n in store.shoe_numbers(part.table)] == \
+                    [shoe_document(full.shoes[n]) for n in full.shoes if n != full.current.number]
+                import json
+                assert {json.loads(f["e"])["shoe"] for _, f in store.db.xrange(store.events_key(part.table))} == \
+                    {full.current.number}  # moved as they closed: Redis keeps the live shoe
+        finally:
+            store.close()
+    finally:
+        delete_prefix(SHARED_REDIS_URL, prefix)
+        delete_prefix(SHARED_REDIS_URL, release)

@@ -87,7 +87,7 @@ def test_the_result_level_example_sends_exactly_the_required_facts():
 def test_the_readme_names_every_package_ci_run_installs():
     ci = (README.parent / ".ci" / "run").read_text(encoding="utf-8")
     packages = re.findall(r"need\+=\(([\w.-]+)\)", ci)
-    assert packages == ["python3-venv", "redis-server", "chromium", "nginx", "libnginx-mod-nchan", "haproxy"]
+    assert packages == ["python3-venv", "redis-server", "chromium", "nginx", "libnginx-mod-nchan", "haproxy", "postgresql"]
     paragraph = README.read_text(encoding="utf-8").split("Run the tests", 1)[1].split("```", 1)[0]
     assert all(f"`{p}`" in paragraph for p in packages), paragraph
 

@@ -30,7 +30,7 @@ from roads.archive import Commit, LivePart, PastShoes
 from roads.events import EVENT_KINDS, Event
 from roads.record import RoundRecord, ShoeRecord
 
-__all__ = ["Commit", "EVENT_KINDS", "Event", "HistoryStore", "LivePart", "SeqTaken", "ShoeSummary", "Store",
+__all__ = ["Commit", "EVENT_KINDS", "Event", "HistoryReader", "HistoryStore", "LivePart", "SeqTaken", "ShoeSummary", "Store",
            "StoreError", "StoreUnavailable", "TableLimitReached"]
 
 
@@ -115,31 +115,11 @@ class ShoeSummary:
     stats: str | None = None
 
 
-class HistoryStore(Store):
-    """A store that keeps history on disk (docs/history.md): the live part of every table for the
-    start, and past shoes as documents and summaries written with the event that closes or
-    changes them. Start, memory and the cost of a write depend on the live tables, not on history.
-
-    The service's loop: ``Table.restore(part, past=store.past_shoes(part.table))`` for each of
-    :meth:`load_live`; per write ``event = table.decide(...)``, ``store.commit(table.commit(event))``,
-    ``table.apply(event)``.
-    """
-
-    @abc.abstractmethod
-    def load_live(self) -> Iterator[LivePart]:
-        """Every table's live part (:class:`roads.archive.LivePart`), tables in id order. Raises
-        :class:`StoreError` for a table whose history cannot be read."""
-
-    @abc.abstractmethod
-    def commit(self, commit: Commit) -> None:
-        """Store ``commit.event`` with what it closes or changes (the shoe's document and summary,
-        never an older version over a newer one) and the table's head, in one transaction,
-        durable on return. Raises as :meth:`Store.append` (:class:`SeqTaken` also when the event
-        is not the table's next)."""
-
-    @abc.abstractmethod
-    def commit_many(self, commits: Sequence[Commit]) -> None:
-        """:meth:`commit` each, in order, all in one transaction (bulk writers: one fsync)."""
+class HistoryReader(abc.ABC):
+    """Where past shoes are read from (docs/history.md): documents, summaries and details, written
+    with the event that closes or changes a shoe. Every read costs one shoe or one page, never the
+    history. Implementations: every :class:`HistoryStore`, and the PostgreSQL history of several
+    processes (:class:`web.stores.postgres.PostgresHistory`)."""
 
     @abc.abstractmethod
     def past_shoe(self, table: str, shoe: int) -> ShoeRecord | None:
@@ -171,28 +151,65 @@ class HistoryStore(Store):
         """Past shoes that started in ``[start, end)`` (Unix seconds), of ``table`` or of every
         table, by table then shoe."""
 
-    @abc.abstractmethod
     def stream_rounds(self, table: str, shoes: Iterable[int]) -> Iterator[tuple[int, RoundRecord]]:
         """``(shoe, round)`` for every recorded round of the past shoes ``shoes``, in that order,
         reading one document at a time (exports never hold more)."""
+        for number in shoes:
+            s = self.past_shoe(table, number)
+            if s is not None:
+                for r in s.rounds:
+                    yield number, r
 
     @abc.abstractmethod
     def shoe_detail(self, table: str, shoe: int) -> list[Event] | None:
         """Every event of a past shoe (cards, states, voids ...), in seq order, or ``None`` when
         its detail is past retention."""
 
+    def apply_retention(self, now: float | None = None) -> int:
+        """Drop the details older than the store's retention (``ROADS_DETAIL_RETENTION_DAYS``;
+        nothing when unset); every round stays in the documents. Returns the details dropped.
+        The default keeps everything."""
+        return 0
+
+
+class HistoryStore(Store, HistoryReader):
+    """A store that keeps history on disk (docs/history.md): the live part of every table for the
+    start, and past shoes as documents and summaries written with the event that closes or
+    changes them. Start, memory and the cost of a write depend on the live tables, not on history.
+
+    The service's loop: ``Table.restore(part, past=store.past_shoes(part.table))`` for each of
+    :meth:`load_live`; per write ``event = table.decide(...)``, ``store.commit(table.commit(event))``,
+    ``table.apply(event)``.
+    """
+
+    @abc.abstractmethod
+    def load_live(self) -> Iterator[LivePart]:
+        """Every table's live part (:class:`roads.archive.LivePart`), tables in id order. Raises
+        :class:`StoreError` for a table whose history cannot be read."""
+
+    @abc.abstractmethod
+    def commit(self, commit: Commit) -> None:
+        """Store ``commit.event`` with what it closes or changes (the shoe's document and summary,
+        never an older version over a newer one) and the table's head, in one transaction,
+        durable on return. Raises as :meth:`Store.append` (:class:`SeqTaken` also when the event
+        is not the table's next)."""
+
+    @abc.abstractmethod
+    def commit_many(self, commits: Sequence[Commit]) -> None:
+        """:meth:`commit` each, in order, all in one transaction (bulk writers: one fsync)."""
+
     def compact(self, *, table: str | None = None, limit: int | None = None) -> int:
         """Move closed shoes' events out of the live log (the SQLite store: into a compressed
-        detail per shoe); returns the shoes moved. The default moves nothing."""
+        detail per shoe; Redis: to PostgreSQL); returns the shoes moved. The default moves nothing."""
         return 0
 
 
 class _StorePast:
-    """:class:`roads.archive.PastShoes` over a :class:`HistoryStore` (see :meth:`HistoryStore.past_shoes`)."""
+    """:class:`roads.archive.PastShoes` over a :class:`HistoryReader` (see :meth:`HistoryReader.past_shoes`)."""
 
     __slots__ = ("store", "table")
 
-    def __init__(self, store: HistoryStore, table: str) -> None:
+    def __init__(self, store: HistoryReader, table: str) -> None:
         self.store = store
         self.table = table
 
