@@ -43,11 +43,20 @@ FLASK_FREE = ("web.render", "web.push", "web.stores.base", "web.stores.sqlite", 
 
 STORE_BACKENDS: dict[str, tuple[str, ...]] = {
     "web.stores.base": (),
-    "web.stores.sqlite": ("web.stores.sqlite_schema", "web.stores.sqlite_history", "web.stores.codec"),
+    "web.stores.codec": (),
+    "web.stores.sqlite": ("web.stores.sqlite_schema", "web.stores.sqlite_history"),
     "web.stores.redis": (),
+    "web.stores.postgres": (),
+    "web.stores.redis_history": ("web.stores.redis_scripts", "web.stores.redis_mover"),
 }
-"""The stores' interface and backends, each with the modules only it is made of (the SQLite
-store's schema, its history operations and its blob encoding)."""
+"""The stores' interface, the blob encoding the history stores share, and the backends, each with
+the modules only it is made of (the SQLite store's schema and history operations; the Redis +
+PostgreSQL store's scripts and mover)."""
+
+STORE_BUILT_ON: dict[str, tuple[str, ...]] = {
+    "web.stores.redis_history": ("web.stores.redis", "web.stores.postgres"),
+}
+"""Backends made of other backends: Redis as the live stream over a PostgreSQL history."""
 
 
 def _modules() -> dict[str, Path]:
@@ -243,7 +252,7 @@ def test_the_stores_backends_import_only_their_interface():
         m for backend, parts in STORE_BACKENDS.items() for m in (backend, *parts)}
     found = {}
     for backend, parts in STORE_BACKENDS.items():
-        allowed = {"web.stores.base", backend, *parts}
+        allowed = {"web.stores.base", "web.stores.codec", backend, *parts, *STORE_BUILT_ON.get(backend, ())}
         for name in (backend, *parts):
             ours = {m for m in _imports(name, MODULES[name]) if m.split(".")[0] == "web"}
             if ours - allowed:
