@@ -194,7 +194,7 @@
     var band = el("g", { "class": "offline-band", "data-panel": "offline" }, svg);
     el("rect", { x: 0, y: Math.round((model.h - h) / 2), width: model.w, height: h, "class": "f-offline" }, band);
     var t = el("text", { x: model.w / 2, y: Math.round(model.h / 2 + off.size * 0.36), "font-size": off.size, "text-anchor": "middle", "class": "f-offline-text w-b offline-text" }, band);
-    t.textContent = off.text;
+    t.textContent = offlineTime ? off.text.replace("{time}", offlineTime) : off.text;
     // the held band: shown while the server cannot rebuild this page's model (push_socket.js)
     var held = el("g", { "class": "held-band" }, svg);
     el("rect", { x: 0, y: Math.round((model.h - h) / 2), width: model.w, height: h, "class": "f-offline" }, held);
@@ -210,6 +210,11 @@
     var shown = document.querySelectorAll(".held-text");
     for (var i = 0; i < shown.length; i++) shown[i].textContent = heldText;
   }
+
+  /** The time the offline band says ("hh:mm:ss", or "" while live); kept across repaints (a resize
+   * while offline repaints the band from the model's template), set by push_socket.js. */
+  var offlineTime = "";
+  function setOfflineTime(text) { offlineTime = text || ""; }
 
   function cellKeys(model) {
     var out = {};
@@ -246,5 +251,5 @@
     return out;
   }
 
-  global.Paint = { paint: paint, cellKeys: cellKeys, freshCells: freshCells, observeClock: observeClock, setHeldText: setHeldText };
+  global.Paint = { paint: paint, cellKeys: cellKeys, freshCells: freshCells, observeClock: observeClock, setHeldText: setHeldText, setOfflineTime: setOfflineTime };
 })(window);

@@ -239,12 +239,14 @@
       if (on === state.offline) return;
       state.offline = on;
       root.classList.toggle("offline", on);
-      if (on) band();
+      if (on) band(); else global.Paint.setOfflineTime("");
     }
 
     function band() { // the band's words (a repaint while offline draws the model's template again)
+      var when = timeText(state.lastHeard);
+      global.Paint.setOfflineTime(when);
       var t = opts.svg.querySelector(".offline-text");
-      if (t) t.textContent = (opts.offlineText() || "{time}").replace("{time}", timeText(state.lastHeard));
+      if (t) t.textContent = (opts.offlineText() || "{time}").replace("{time}", when);
     }
     state.sticky = !!opts.offlineSince;
     if (state.sticky) state.lastHeard = opts.offlineSince;

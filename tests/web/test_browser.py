@@ -15,6 +15,8 @@ ROUND_TIE natural 9 each, ROUND_B_PAIR Banker 3H 3S (pair) = 6 stands ... Player
 
 from __future__ import annotations
 
+import re
+
 import os
 import shutil
 from pathlib import Path
@@ -465,9 +467,15 @@ def test_a_stopped_server_shows_offline_within_seconds_whatever_the_keepalive(br
     killed = time.monotonic()
     _poll(page, "document.documentElement.classList.contains('offline')", 12)
     assert 4.5 < time.monotonic() - killed < 12
-    assert page.evaluate("document.querySelector('.offline-text').textContent").startswith("Offline since ")
+    said = page.evaluate("document.querySelector('.offline-text').textContent")
+    assert re.fullmatch(r"Offline since \d\d:\d\d:\d\d", said), said
     assert page.evaluate("getComputedStyle(document.querySelector('svg .offline-band')).opacity") == "1"
     shot(page, "board_server_stopped_default_keepalive.png")
+    # A screen turned (or a player's window resized) while offline repaints the board: the band keeps its time.
+    renders = page.evaluate("window.__roads.renders")
+    page.set_viewport_size({"width": 1080, "height": 1920})
+    _poll(page, f"window.__roads.renders > {renders} && window.__roads.orientation === 'portrait'", 5)
+    assert page.evaluate("document.querySelector('.offline-text').textContent") == said
     assert page.js_errors == []  # type: ignore[attr-defined]
     page.close()
 
