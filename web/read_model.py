@@ -23,6 +23,7 @@ import collections
 import threading
 from typing import Any
 
+from roads.good_roads import CustomRoad
 from roads.table import ShoeRecord
 from web import snapshots
 from web.push import topics
@@ -37,11 +38,12 @@ by replaying the shoe's recorded operations."""
 
 
 class ReadModel:
-    """The known tables (:attr:`tables`) and everything readers get from them (see module doc)."""
+    """The known tables (:attr:`tables`, showing the operator's good-road patterns ``custom``) and
+    everything readers get from them (see module doc)."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: Hub, custom: tuple[CustomRoad, ...] = ()) -> None:
         self.hub = hub
-        self.tables = Tables()
+        self.tables = Tables(custom)
         self.lobby = LobbyTopic(hub)
         self._past: collections.OrderedDict[tuple[str, int], tuple[int, dict[str, Any], Encoded]] = collections.OrderedDict()
         self._past_lock = threading.Lock()
