@@ -458,6 +458,14 @@ def with_custom(entries: list[dict], custom: Sequence[CustomRoad], lengths: Sequ
     return [e for _, _, e in ranked]
 
 
+def catalogue(custom: Sequence[CustomRoad] = ()) -> list[dict]:
+    """Every pattern ``{"id", "label", "priority"}`` in priority order (ties as :func:`with_custom`)."""
+    rows = [(BUILTIN_PRIORITY[p.id], -1, p.id, p.label) for p in DEFAULT_GOOD_ROADS]
+    rows += [(c.priority, i, c.id, c.label) for i, c in enumerate(custom)]
+    rows.sort(key=lambda r: (r[0], r[1]))
+    return [{"id": pid, "label": lab, "priority": pr} for pr, _, pid, lab in rows]
+
+
 def check_patterns(patterns: Sequence[GoodRoad]) -> tuple[GoodRoad, ...]:
     """Validate a pattern list: :class:`GoodRoad` items with unique ids. Returns it as a tuple;
     raises :class:`GoodRoadError` naming the bad item."""

@@ -210,6 +210,7 @@ def paths() -> dict[str, Any]:
                                     {"200": _png("the screen image"), "304": {"description": "not modified"},
                                      **_errors(400, 404, 429)}),
         "/ws/lobby": _ws("lobbySocket", "Live lobby list", []),
+        "/ws/good-roads": _ws("goodRoadsSocket", "Live floor good roads (the document of /api/good-roads)", []),
         "/ws/models/tables/{table_id}": _ws("tableModelsSocket", "Live board document of a table page (its "
                                             "options; first frame whole, then deltas)", table_model_opts),
         "/ws/models/embed/{table_id}": _ws("embedModelsSocket", "Live document of an embed (its options)",
@@ -220,6 +221,7 @@ def paths() -> dict[str, Any]:
         "/ws/tables/{table_id}": _ws("tableSocket", "Live snapshots of one table (error frame + close 4404 "
                                      "for an unknown table)", [TABLE_ID]),
         "/frames/lobby": _frame("lobbyFrame", "The lobby list's current frame", []),
+        "/frames/good-roads": _frame("goodRoadsFrame", "The floor good roads' current frame", []),
         "/frames/tables/{table_id}": _frame("tableFrame", "A table's current snapshot frame", [TABLE_ID]),
         "/frames/models/tables/{table_id}": _frame("tableModelFrame", "A table page's current board model frame",
                                                    table_model_opts),

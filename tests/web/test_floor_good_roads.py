@@ -1,0 +1,137 @@
+"""Good roads across the floor (``GET /api/good-roads``, topic ``good-roads`` on ``/ws/good-roads``,
+``/frames/good-roads``) and the operator's patterns (``ROADS_GOOD_ROAD_PATTERNS``) end to end.
+
+Expected values are worked by hand from the big road of the posted results (docs/domain.md
+section 4) and the pattern definitions (roads/good_roads.py, docs/patterns.md); the delta a
+live client gets is applied with ``web.push.delta.apply`` and compared with the next document."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import websocket
+
+from support.feed import Feed
+from support.serving import serve_app
+from web.push.delta import apply
+from web.settings import ConfigError
+
+B = {"winner": "B", "player_total": 3, "banker_total": 7, "player_pair": False, "banker_pair": False, "natural": False}
+P = {**B, "winner": "P", "player_total": 7, "banker_total": 3}
+PATTERNS = {
+    "banker_3": {"pattern": "streak B >= 3", "names": {"en": "Banker three", "zh": "庄三连", "th": "แบงเกอร์สามตา"},
+                 "priority": 5},
+    "zigzag": {"pattern": "alternation >= 3", "names": {"en": "Zigzag"}, "priority": 95, "highlight": False},
+}
+
+
+def post(feed, table, seq, start=1):
+    for i, w in enumerate(seq, start):
+        resp = feed.round(1, i, result=B if w == "B" else P, table=table)
+        assert resp.status_code == 201, resp.get_data(as_text=True)
+
+
+@pytest.fixture
+def floor(app_factory):
+    app = app_factory(ROADS_GOOD_ROAD_PATTERNS=json.dumps(PATTERNS))
+    return app, app.test_client(), Feed(app.test_client())
+
+
+def test_the_floor_lists_tables_with_a_good_road_by_priority(floor):
+    _, client, feed = floor
+    post(feed, "T1", "BBBB")  # one column of 4 Banker: long_banker (10) and banker_3 (5)
+    post(feed, "T2", "BP")  # columns [1, 1]: nothing (ping pong needs 4, zigzag 3 changes)
+    post(feed, "T3", "PBPB")  # columns [1, 1, 1, 1]: ping_pong 4, two equal pairs (side by side 2), 3 changes
+    body = client.get("/api/good-roads").json
+    assert [t["id"] for t in body["tables"]] == ["T1", "T3"]
+    t1, t3 = body["tables"]
+    assert t1["top"] == "banker_3"
+    assert [(g["pattern"], g["length"], g["threshold"]) for g in t1["good_roads"]] == [
+        ("banker_3", 4, 3), ("long_banker", 4, 4)]
+    assert t3["top"] == "ping_pong"
+    assert [(g["pattern"], g["length"]) for g in t3["good_roads"]] == [("ping_pong", 4), ("side_by_side", 2),
+                                                                      ("zigzag", 3)]
+    assert body["with_good_road"] == 2
+    assert {k: v for k, v in body["counts"].items() if v} == {"banker_3": 1, "long_banker": 1, "ping_pong": 1,
+                                                                "side_by_side": 1, "zigzag": 1}
+    assert [p["id"] for p in body["patterns"]][:3] == ["banker_3", "long_banker", "long_player"]
+    assert body["patterns"][-1] == {"id": "zigzag", "label": "Zigzag", "priority": 95}
+    assert list(body["counts"]) == [p["id"] for p in body["patterns"]]
+    # ETag: the same version answers 304
+    etag = client.get("/api/good-roads").headers["ETag"]
+    assert client.get("/api/good-roads", headers={"If-None-Match": etag}).status_code == 304
+
+
+def test_a_write_that_changes_no_good_road_publishes_nothing(floor):
+    app, client, feed = floor
+    topic = app.extensions["roads.service"].read.good_roads
+    post(feed, "T1", "BBBB")
+    before = topic.publishes
+    post(feed, "T2", "BP")  # T2 (new table) rebuilds, but its document is the same
+    post(feed, "T2", "B", start=3)  # [1, 2]: no pattern
+    assert topic.publishes == before
+    post(feed, "T1", "B", start=5)  # long_banker 5: a change
+    assert topic.publishes == before + 1
+    assert client.get("/api/good-roads").json["tables"][0]["good_roads"][0]["length"] == 5
+    post(feed, "T1", "P", start=6)  # Banker column ends: T1 leaves the list
+    assert client.get("/api/good-roads").json["tables"] == []
+
+
+def test_the_live_topic_sends_deltas_onto_the_document(floor):
+    app, client, feed = floor
+    post(feed, "T1", "BBB")
+    with serve_app(app, "test-floor") as srv:
+        ws = websocket.create_connection(f"ws://127.0.0.1:{srv.server_port}/ws/good-roads", timeout=10)
+        try:
+            first = json.loads(ws.recv())
+            assert first["type"] == "snapshot" and first["topic"] == "good-roads"
+            doc = first["data"]
+            assert [t["top"] for t in doc["tables"]] == ["banker_3"]
+            post(feed, "T1", "B", start=4)
+            frame = json.loads(ws.recv())
+            assert frame["type"] == "delta" and frame["base"] == first["version"]
+            doc = apply(doc, frame["ops"])
+            assert doc == client.get("/api/good-roads").json
+            assert [g["pattern"] for g in doc["tables"][0]["good_roads"]] == ["banker_3", "long_banker"]
+        finally:
+            ws.close()
+    frame = client.get("/frames/good-roads").json
+    assert frame["type"] == "snapshot" and frame["data"] == client.get("/api/good-roads").json
+
+
+def test_custom_names_per_language_reach_the_boards(floor):
+    _, client, feed = floor
+    post(feed, "T1", "BBB")
+    model = client.get("/tables/T1/model.json?lang=zh").get_data(as_text=True)
+    assert "庄三连" in json.dumps(json.loads(model), ensure_ascii=False)
+    model = client.get("/tables/T1/model.json?lang=vi").get_data(as_text=True)  # no Vietnamese name: English
+    assert "Banker three" in json.dumps(json.loads(model), ensure_ascii=False)
+    assert client.get("/tables/T1?good=zigzag").status_code == 200
+    bad = client.get("/tables/T1?good=nope")
+    assert bad.status_code == 400 and bad.json["error"]["field"] == "good"
+
+
+@pytest.mark.parametrize("patterns,words", [
+    ({"b": {"pattern": "streak Q >= 3", "names": {"en": "B"}}},
+     ['ROADS_GOOD_ROAD_PATTERNS["b"].pattern', "position 8", 'expected a side ("B", "P" or "any")']),
+    ({"b": {"pattern": "columns 1,2,", "names": {"en": "B"}}},
+     ['ROADS_GOOD_ROAD_PATTERNS["b"].pattern', "position 13", "expected a whole number from 1 to 99"]),
+    ({"b": {"pattern": "streak B >= 3", "names": {"xx": "B"}}}, ['ROADS_GOOD_ROAD_PATTERNS["b"].names', "'xx'"]),
+    ({"ping_pong": {"pattern": "streak B >= 3", "names": {"en": "B"}}}, ["'ping_pong'", "built-in"]),
+])
+def test_a_bad_pattern_is_a_clear_startup_error(app_factory, patterns, words):
+    with pytest.raises(ConfigError) as e:
+        app_factory(ROADS_GOOD_ROAD_PATTERNS=json.dumps(patterns))
+    for w in words:
+        assert w in str(e.value)
+
+
+def test_without_custom_patterns_the_floor_has_the_built_ins(client, feed):
+    post(feed, "T1", "PPPP")
+    body = client.get("/api/good-roads").json
+    assert [p["id"] for p in body["patterns"]] == ["long_banker", "long_player", "ping_pong", "double_jump",
+                                                   "one_banker_two_player", "two_banker_one_player", "banker_jump",
+                                                   "player_jump", "side_by_side"]
+    assert [p["priority"] for p in body["patterns"]] == [10, 20, 30, 40, 50, 60, 70, 80, 90]
+    assert body["tables"][0]["top"] == "long_player"
