@@ -281,6 +281,13 @@ def lobby_model() -> Response:
     return _lobby_json(None)
 
 
+@bp.get("/good-roads")
+def good_roads() -> str:
+    """The "Good roads now" screen: every table with a good road, paged like the lobby (the
+    built-in screen ``good-roads``, :data:`web.http.screen_options.BUILT_IN_SCREENS`)."""
+    return _lobby_page("good-roads")
+
+
 @bp.get("/screens/<name>")
 def screen(name: str) -> str:
     """The named screen ``name`` of ``ROADS_SCREENS``; 404 for an unknown name."""
