@@ -135,3 +135,41 @@ def test_without_custom_patterns_the_floor_has_the_built_ins(client, feed):
                                                    "player_jump", "side_by_side"]
     assert [p["priority"] for p in body["patterns"]] == [10, 20, 30, 40, 50, 60, 70, 80, 90]
     assert body["tables"][0]["top"] == "long_player"
+
+
+def test_the_topic_kept_in_place_equals_the_floor_read_afresh():
+    # random lobby entries written one table at a time (lobby order t0..t9, a new table now and
+    # then): after every write the document equals the one computed from every entry afresh
+    import random
+
+    from web.push import topics
+    from web.push.floor_good_roads import GoodRoadsTopic
+    from web.push.hub import Hub
+
+    patterns = [{"id": p, "label": p, "priority": 10 * (i + 1)} for i, p in enumerate("abcd")]
+    hub = Hub()
+    topic = GoodRoadsTopic(hub, patterns)
+    rng = random.Random(7)
+    entries: dict[str, dict] = {}
+    versions: dict[str, int] = {}
+    layout = 0
+
+    def rows():
+        return [(t, versions[t], entries[t]) for t in sorted(entries)]
+
+    for step in range(600):
+        t = f"t{rng.randrange(10)}"
+        if t not in entries:
+            layout += 1  # a new table changes the lobby order
+        versions[t] = versions.get(t, 0) + 1
+        good = [{"pattern": p, "label": p, "length": rng.randint(1, 9), "threshold": 1}
+                for p in "abcd" if rng.random() < 0.2]
+        entries[t] = {"id": t, "name": t.upper(), "shoe": 1, "good_roads": good}
+        topic.update(layout, t, versions[t], entries[t], rows)
+        doc = hub.latest(topics.GOOD_ROADS).document
+        shown = [entries[x] for x in sorted(entries) if entries[x]["good_roads"]]
+        assert [x["id"] for x in doc["tables"]] == [x["id"] for x in shown], step
+        assert [x["good_roads"] for x in doc["tables"]] == [x["good_roads"] for x in shown]
+        assert [x["top"] for x in doc["tables"]] == [x["good_roads"][0]["pattern"] for x in shown]
+        assert doc["counts"] == {p: sum(1 for x in shown for g in x["good_roads"] if g["pattern"] == p) for p in "abcd"}
+        assert doc["with_good_road"] == len(shown)
