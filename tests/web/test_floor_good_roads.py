@@ -173,3 +173,49 @@ def test_the_topic_kept_in_place_equals_the_floor_read_afresh():
         assert [x["top"] for x in doc["tables"]] == [x["good_roads"][0]["pattern"] for x in shown]
         assert doc["counts"] == {p: sum(1 for x in shown for g in x["good_roads"] if g["pattern"] == p) for p in "abcd"}
         assert doc["with_good_road"] == len(shown)
+
+
+def _title_words(model):
+    return [i["t"] for p in model["panels"] if p.get("id") == "title" for i in p["items"] if "t" in i]
+
+
+def test_lobby_filters_tiles_and_counts_good_roads_in_its_header(floor):
+    _, client, feed = floor
+    post(feed, "T1", "BBBB")  # banker_3, long_banker
+    post(feed, "T2", "BP")  # nothing
+    post(feed, "T3", "PBPB")  # ping_pong, side_by_side, zigzag (not highlighted)
+    post(feed, "T4", "PPB")  # [2, 1]: nothing
+    page = client.get("/lobby/model.json?page=1&orient=landscape").json["models"]["landscape"]
+    assert [t["id"] for t in page["tiles"]] == ["T1", "T2", "T3", "T4"]
+    # highlighted by default: long_banker, long_player, ping_pong (ROADS_GOOD_ROADS) and banker_3
+    assert _title_words(page) == ["Tables", "Good roads: 2"]
+    page = client.get("/lobby/model.json?page=1&orient=landscape&good_road=any&lang=zh").json["models"]["landscape"]
+    assert [t["id"] for t in page["tiles"]] == ["T1", "T3"]
+    assert _title_words(page) == ["当前好路", "好路：2 桌"]
+    page = client.get("/lobby/model.json?page=1&orient=landscape&good_road=zigzag").json["models"]["landscape"]
+    assert [t["id"] for t in page["tiles"]] == ["T3"]
+    assert _title_words(page)[0] == "Good roads now"
+    page = client.get("/screens/good-roads/model.json?page=1&orient=portrait").json["models"]["portrait"]
+    assert [t["id"] for t in page["tiles"]] == ["T1", "T3"]
+    assert client.get("/good-roads").status_code == 200
+    png = client.get("/good-roads.png?w=1080&h=1920")
+    assert png.status_code == 200 and png.headers["Content-Type"] == "image/png"
+    bad = client.get("/lobby?good_road=nope")
+    assert bad.status_code == 400 and bad.json["error"]["field"] == "good_road"
+    assert client.get("/lobby.png?good_road=long_banker,nope").json["error"]["field"] == "good_road"
+
+
+def test_one_badge_when_space_is_short_is_the_highest_priority_pattern():
+    from web.render import panels
+
+    names = ["Banker three 4", "Long Banker 4"]
+    wide = [i["t"] for i in panels.badges(0, 2000, 20, names, "en", 24) if "t" in i]
+    assert wide == names
+    pill = round(24 * 1.6)  # a badge is its words plus half a pill height each side (docs/frontend.md)
+    room = panels.prims.width("Banker three 4", 24, "en") + pill + 5
+    narrow = [i["t"] for i in panels.badges(0, room, 20, names, "en", 24) if "t" in i]
+    assert narrow == ["Banker three 4"]  # the second no longer fits
+    bare = [i["t"] for i in panels.badges(0, room - 10, 20, names, "en", 24) if "t" in i]
+    assert bare == ["Banker three"]  # its length goes first
+    tiny = [i["t"] for i in panels.badges(0, 120, 20, names, "en", 24) if "t" in i]
+    assert len(tiny) == 1 and tiny[0].startswith("Bank") and tiny[0].endswith("…")  # never dropped: cut

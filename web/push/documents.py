@@ -312,7 +312,8 @@ def lobby_page_model(read: Reads, opts: BoardOptions, page_opts: Mapping[str, An
     silent longer say so (the PNG; pages say it themselves); ``now``: Unix seconds the tiles'
     countdowns are read against (default the clock); ``tz``: the venue's time zone."""
     entries = pick_tables(read, page_opts["tables"], page_opts.get("states"), page_opts.get("sort"))
-    with_good = sum(1 for t in entries if t.get("good_roads"))
+    hl = opts.highlight  # the header counts the tables this screen lights up (None: every pattern)
+    with_good = sum(1 for t in entries if any(hl is None or g.get("pattern") in hl for g in t.get("good_roads") or []))
     good = page_opts.get("good_road")
     if good:
         entries = [t for t in entries if has_good_road(t, good)]

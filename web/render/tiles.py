@@ -377,7 +377,7 @@ def lobby_model(entries: Sequence[tuple[Mapping[str, Any], str | None, bool]], o
                 filtered: bool = False) -> dict[str, Any]:
     """The model of one lobby page: ``entries`` = ``(snapshot, last_at, stale)`` of the tables
     on this page; ``page`` (1-based) of ``pages``; ``good_count``: tables of the screen with a good
-    road now (said in the title strip when > 0, where it fits); ``filtered``: the screen shows only
+    road it highlights now (said in the title strip when > 0, where it fits); ``filtered``: the screen shows only
     tables with a good road (default title "Good roads now"). Keys as a board model (kind ``"lobby"``)
     plus ``"tiles": [{"id", "x", "y", "w", "h", "model": tile model}]``, ``"page"``, ``"pages"``.
     ``tile_cache(snapshot, tile_opts, last_at, stale) -> model`` may memoise tiles."""
