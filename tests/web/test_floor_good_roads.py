@@ -219,3 +219,23 @@ def test_one_badge_when_space_is_short_is_the_highest_priority_pattern():
     assert bare == ["Banker three"]  # its length goes first
     tiny = [i["t"] for i in panels.badges(0, 120, 20, names, "en", 24) if "t" in i]
     assert len(tiny) == 1 and tiny[0].startswith("Bank") and tiny[0].endswith("…")  # never dropped: cut
+
+
+def test_the_floor_survives_a_restart_with_the_same_figures(tmp_path):
+    from support.feed import close_app, make_app
+
+    settings = {"ROADS_GOOD_ROAD_PATTERNS": json.dumps(PATTERNS)}
+    app = make_app(tmp_path / "data", **settings)
+    try:
+        feed = Feed(app.test_client())
+        post(feed, "T1", "BBBB")
+        post(feed, "T2", "PBPB")
+        before = app.test_client().get("/api/good-roads").json
+    finally:
+        close_app(app)
+    again = make_app(tmp_path / "data", **settings)
+    try:
+        after = again.test_client().get("/api/good-roads").json
+    finally:
+        close_app(again)
+    assert after == before and [t["top"] for t in after["tables"]] == ["banker_3", "ping_pong"]

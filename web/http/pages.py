@@ -255,8 +255,8 @@ def _lobby_page(name: str | None) -> str:
         "page_n": min(page, len(doc["pages"]["landscape"])), "rotate_s": doc["rotate_s"],
         "tableUrl": url_for("pages.table", table_id="{id}").replace("%7Bid%7D", "{id}"),
     }
-    return render_template("lobby.html", boot=boot, tables=get_service().read.list_tables(), api_url=url_for("api.tables"),
-                           **ctx)
+    api_url = url_for("api.good_roads") if spec.good_road else url_for("api.tables")  # the JSON twin
+    return render_template("lobby.html", boot=boot, tables=get_service().read.list_tables(), api_url=api_url, **ctx)
 
 
 def _lobby_json(name: str | None) -> Response:
