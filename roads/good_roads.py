@@ -38,6 +38,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from roads.road_patterns import Rule, parse
+
 KINDS: tuple[str, ...] = ("streak", "run", "jump", "side_by_side")
 """Pattern kinds: see :class:`GoodRoad`."""
 
@@ -191,6 +193,11 @@ DEFAULT_GOOD_ROADS: tuple[GoodRoad, ...] = (
              description="The newest columns stand in pairs of equal length, at least 2 pairs."),
 )
 """The default pattern list, in display order (the thresholds of the table above)."""
+
+BUILTIN_PRIORITY: dict[str, int] = {p.id: 10 * (i + 1) for i, p in enumerate(DEFAULT_GOOD_ROADS)}
+"""Priority of each built-in pattern (docs/patterns.md "Priority"): 10, 20, ... 90 in the order of
+:data:`DEFAULT_GOOD_ROADS` (long streaks first, side by side last). A lower number is shown first;
+an operator's pattern (:class:`CustomRoad`) slots in between by its own number."""
 
 HIGHLIGHTED_BY_DEFAULT: tuple[str, ...] = ("long_banker", "long_player", "ping_pong")
 """Ids of the patterns a board highlights unless the page or screen chooses: the two long
@@ -397,6 +404,66 @@ class GoodRoadTracker:
         elif n < prev and before > best:  # it is the second column of a pair in progress
             best = before
         return best
+
+
+@dataclass(frozen=True)
+class CustomRoad:
+    """An operator's pattern (docs/patterns.md): ``id`` (a slug, not a built-in id), English
+    ``label``, ``rule`` (:func:`roads.road_patterns.parse` of ``pattern``) and ``priority``
+    (see :data:`BUILTIN_PRIORITY`). :meth:`of` parses the text."""
+
+    id: str
+    label: str
+    pattern: str
+    priority: int
+    rule: Rule
+
+    @classmethod
+    def of(cls, id: str, label: str, pattern: str, priority: int) -> "CustomRoad":
+        """Parse ``pattern``; raises :class:`roads.road_patterns.PatternError` (position, expected)
+        and :class:`GoodRoadError` for an id a built-in pattern has."""
+        if id in BUILTIN_PRIORITY:
+            raise GoodRoadError(f"good road id {id!r} is a built-in pattern's")
+        return cls(id, label, pattern, priority, parse(pattern))
+
+    def entry(self, lengths: Sequence[int], winners: Sequence[str]) -> dict | None:
+        """The snapshot entry ``{"pattern", "label", "length", "threshold"}`` when on, else ``None``."""
+        v = self.rule.measure(lengths, winners)
+        t = self.rule.threshold
+        return {"pattern": self.id, "label": self.label, "length": v, "threshold": t} if v >= t else None
+
+
+def priority_of(pattern: str, custom: Sequence[CustomRoad] = ()) -> int:
+    """The priority of pattern id ``pattern`` (built-in or one of ``custom``; unknown ids last)."""
+    p = BUILTIN_PRIORITY.get(pattern)
+    if p is not None:
+        return p
+    for c in custom:
+        if c.id == pattern:
+            return c.priority
+    return 1 << 30
+
+
+def with_custom(entries: list[dict], custom: Sequence[CustomRoad], lengths: Sequence[int],
+                winners: Sequence[str]) -> list[dict]:
+    """The built-in snapshot piece ``entries`` (priority order) with the ``custom`` patterns that
+    are on, in priority order: lower number first, a built-in before an operator's pattern of
+    the same number, operators' patterns of one number in ``custom``'s order. ``entries`` itself
+    when no custom pattern is on (it may be a shared list: never changed here)."""
+    on = [(c.priority, i, e) for i, c in enumerate(custom) if (e := c.entry(lengths, winners)) is not None]
+    if not on:
+        return entries
+    ranked = [(BUILTIN_PRIORITY.get(e["pattern"], 0), -1, e) for e in entries] + on
+    ranked.sort(key=lambda r: (r[0], r[1]))
+    return [e for _, _, e in ranked]
+
+
+def catalogue(custom: Sequence[CustomRoad] = ()) -> list[dict]:
+    """Every pattern ``{"id", "label", "priority"}`` in priority order (ties as :func:`with_custom`)."""
+    rows = [(BUILTIN_PRIORITY[p.id], -1, p.id, p.label) for p in DEFAULT_GOOD_ROADS]
+    rows += [(c.priority, i, c.id, c.label) for i, c in enumerate(custom)]
+    rows.sort(key=lambda r: (r[0], r[1]))
+    return [{"id": pid, "label": lab, "priority": pr} for pr, _, pid, lab in rows]
 
 
 def check_patterns(patterns: Sequence[GoodRoad]) -> tuple[GoodRoad, ...]:

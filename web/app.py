@@ -28,7 +28,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     fonts.set_font_dir(chosen.font_dir)  # ROADS_FONT_DIR: the renderer is given it, never reads settings
 
-    from web import extensions, service
+    from web import extensions, i18n, service
     from web.http import converters
     from web.http import errors
     from web.http import security
@@ -43,7 +43,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     security.init_app(app)
     # The read model, the push wing on the same hub (its page models read that read model), then
     # the service that loads the store into the one and tells the other of every change.
-    read = ReadModel(Hub())
+    read = ReadModel(Hub(), chosen.custom_roads)
+    i18n.add_labels({f"good_road.{pid}": c.names for pid, c in chosen.good_road_patterns.items()})
     push = PushWing(read.hub, Documents(read, venue_tz=chosen.venue_tz), follow_all=bool(chosen.nchan_publish_url))
     app.extensions[extensions.PUSH] = push
     loaded = service.init_app(app, read, push.page_models)

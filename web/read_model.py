@@ -4,8 +4,9 @@ shoe listings and round exports, from the tables' records (:mod:`web.tables`).
 After every change of a table the service calls :meth:`ReadModel.refresh`: the table's new
 view (:func:`web.snapshots.table_view`: snapshot and lobby entry, each encoded once) is swapped
 in whole and published to the hub: topic ``table:<table_id>`` (payload: the snapshot JSON,
-document: the snapshot, version: the table's version) and the lobby (:class:`web.push.lobby.LobbyTopic`:
-the list of :meth:`ReadModel.list_tables`, updated in place; version: the sum of all table versions).
+document: the snapshot, version: the table's version), the lobby (:class:`web.push.lobby.LobbyTopic`:
+the list of :meth:`ReadModel.list_tables`, updated in place; version: the sum of all table versions)
+and the floor's good roads (:class:`web.push.floor_good_roads.GoodRoadsTopic`, when they changed).
 
 Snapshot reads (``snapshot``, ``snapshot_json``, ``table``, ``list_tables``, ``lobby_json``:
 the API, pages, PNG and WebSocket hot paths) never take a table lock: they read the table's
@@ -23,10 +24,12 @@ import collections
 import threading
 from typing import Any
 
+from roads.good_roads import CustomRoad, catalogue
 from roads.table import ShoeRecord
 from web import snapshots
 from web.push import topics
 from web.push.hub import Hub
+from web.push.floor_good_roads import GoodRoadsTopic
 from web.push.lobby import LobbyTopic
 from web.snapshots import Encoded, TableView
 from web.tables import Tables, TableSlot
@@ -37,12 +40,14 @@ by replaying the shoe's recorded operations."""
 
 
 class ReadModel:
-    """The known tables (:attr:`tables`) and everything readers get from them (see module doc)."""
+    """The known tables (:attr:`tables`, showing the operator's good-road patterns ``custom``) and
+    everything readers get from them (see module doc)."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: Hub, custom: tuple[CustomRoad, ...] = ()) -> None:
         self.hub = hub
-        self.tables = Tables()
+        self.tables = Tables(custom)
         self.lobby = LobbyTopic(hub)
+        self.good_roads = GoodRoadsTopic(hub, catalogue(custom))
         self._past: collections.OrderedDict[tuple[str, int], tuple[int, dict[str, Any], Encoded]] = collections.OrderedDict()
         self._past_lock = threading.Lock()
 
@@ -143,14 +148,27 @@ class ReadModel:
         if publish_lobby:
             self.lobby.update(self.tables.order_changes, t.id, view.version, view.lobby_entry, view.lobby_encoded,
                               self._lobby_rows)
+            self.good_roads.update(self.tables.order_changes, t.id, view.version, view.lobby_entry, self._floor_rows)
 
     def publish_lobby(self) -> None:
         """Rebuild the lobby list from every visible table's view (in lobby order) and publish it."""
         self.lobby.publish(self.tables.order_changes, self._lobby_rows())
+        self.good_roads.publish(self.tables.order_changes, self._floor_rows())
 
     def _lobby_rows(self) -> list[tuple[str, int, dict[str, Any], Encoded]]:
         return [(t.id, t.view.version, t.view.lobby_entry, t.view.lobby_encoded)  # type: ignore[union-attr]
                 for t in self.tables.shown()]
+
+
+    def _floor_rows(self) -> list[tuple[str, int, dict[str, Any]]]:
+        return [(t.id, t.view.version, t.view.lobby_entry) for t in self.tables.shown()]  # type: ignore[union-attr]
+
+    def good_roads_json(self) -> tuple[int, bytes]:
+        """``(version, JSON of the floor's good roads)`` (:mod:`web.push.floor_good_roads`)."""
+        message = self.hub.latest(topics.GOOD_ROADS)
+        if message is None:
+            return 0, b'{"version":0,"tables":[],"counts":{},"with_good_road":0,"patterns":[]}'
+        return message.version, message.payload
 
 
 def _shoe(t: TableSlot, number: int) -> ShoeRecord:

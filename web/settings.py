@@ -25,13 +25,13 @@ from typing import Annotated, Any, Mapping
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import Flask, current_app
-from pydantic import Field, ValidationError, field_validator
+from pydantic import Field, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from roads.good_roads import DEFAULT_GOOD_ROADS, HIGHLIGHTED_BY_DEFAULT
+from roads.good_roads import DEFAULT_GOOD_ROADS, HIGHLIGHTED_BY_DEFAULT, CustomRoad
 from roads.ids import TABLE_ID_RE, TABLE_ID_RULE, is_table_id
 from web import extensions
-from web.setting_entries import ScreenConfig, TableConfig
+from web.setting_entries import PatternConfig, ScreenConfig, TableConfig
 
 __all__ = ["ConfigError", "EXTENSION", "GOOD_ROAD_IDS", "PREFIX", "SCREEN_KEYS", "ScreenConfig", "Settings",
            "TABLE_ID_RE", "TableConfig", "get_settings", "good_road_ids", "init_app", "screen_configs",
@@ -48,6 +48,8 @@ GOOD_ROAD_IDS: tuple[str, ...] = tuple(g.id for g in DEFAULT_GOOD_ROADS)
 
 TableConfigs = dict[str, TableConfig]
 """``ROADS_TABLES`` parsed: ``{table_id: TableConfig}``, in configuration order."""
+PatternConfigs = dict[str, PatternConfig]
+"""``ROADS_GOOD_ROAD_PATTERNS`` parsed: ``{pattern id: PatternConfig}``, in configuration order."""
 ScreenConfigs = dict[str, ScreenConfig]
 """``ROADS_SCREENS`` parsed: ``{screen name: ScreenConfig}``."""
 
@@ -203,6 +205,14 @@ class Settings(BaseSettings):
         "A PNG of a table whose feed has been silent longer than this says so on the image (roads "
         "dimmed, \"No new result since hh:mm:ss\").", ge=1, le=7 * 24 * 3600,
         kind="a number of seconds", allowed="seconds in [1, 604800]")
+    good_road_patterns: Annotated[PatternConfigs, NoDecode] = Field(
+        None, validate_default=True, json_schema_extra={"unit": "JSON or file path"},
+        description="The operator's good-road patterns beside the built-in ones (docs/patterns.md): a JSON "
+        'object (or the path of a file holding one) `{"banker_6": {"pattern": "streak B >= 6", "names": '
+        '{"en": "Banker six", "zh": "庄六连"}, "priority": 15, "highlight": true}}`; the id is a slug that is '
+        "not a built-in id, `names.en` is required, `priority` (default 100) orders them among the built-ins "
+        "(10..90, lower first). A pattern that does not parse stops the start naming it, the position and "
+        "what was expected there. Each entry is a `PatternConfig`.")
     good_roads: Annotated[tuple[str, ...], NoDecode] = _field(
         HIGHLIGHTED_BY_DEFAULT, "comma-separated pattern ids",
         "Good-road patterns (`roads.good_roads`) boards and screens highlight unless the page or "
@@ -253,10 +263,32 @@ class Settings(BaseSettings):
     def _parse_screens(cls, value: Any) -> dict[str, Any]:
         return _screen_entries(value)
 
+    @field_validator("good_road_patterns", mode="before")
+    @classmethod
+    def _parse_patterns(cls, value: Any) -> dict[str, Any]:
+        return _pattern_entries(value)
+
     @field_validator("good_roads", mode="before")
     @classmethod
-    def _parse_good_roads(cls, value: Any) -> tuple[str, ...]:
-        return good_road_ids(value)
+    def _parse_good_roads(cls, value: Any, info: ValidationInfo) -> tuple[str, ...]:
+        return good_road_ids(value, tuple(info.data.get("good_road_patterns") or ()))
+
+    @property
+    def custom_roads(self) -> tuple[CustomRoad, ...]:
+        """The operator's patterns (``ROADS_GOOD_ROAD_PATTERNS``) as domain objects, in configuration order."""
+        return tuple(c.road(pid) for pid, c in self.good_road_patterns.items())
+
+    @property
+    def pattern_ids(self) -> tuple[str, ...]:
+        """Every good-road pattern id: the built-in ones, then the operator's."""
+        return GOOD_ROAD_IDS + tuple(self.good_road_patterns)
+
+    @property
+    def highlighted(self) -> tuple[str, ...]:
+        """Patterns boards highlight unless the page chooses: ``ROADS_GOOD_ROADS`` and the
+        operator's patterns marked ``highlight``."""
+        extra = [pid for pid, c in self.good_road_patterns.items() if c.highlight and pid not in self.good_roads]
+        return self.good_roads + tuple(extra)
 
     @field_validator("venue_tz")
     @classmethod
@@ -319,7 +351,7 @@ def _entry_error(err: ValidationError) -> ConfigError:
     e = errors[0]
     field, key, *rest = e["loc"]
     setting = Settings.env_name(str(field))
-    entry = {"tables": TableConfig, "screens": ScreenConfig}[str(field)]
+    entry = {"tables": TableConfig, "screens": ScreenConfig, "good_road_patterns": PatternConfig}[str(field)]
     unknown = [str(x["loc"][-1]) for x in errors if x["type"] == "extra_forbidden" and x["loc"][:2] == (field, key)]
     if unknown:
         return ConfigError(f"{setting_path(setting, str(key))}: unknown key(s) {unknown!r} "
@@ -342,7 +374,7 @@ def _config_error(err: ValidationError) -> ConfigError:
     """The first error of ``err`` as a :class:`ConfigError` naming the setting and quoting the value."""
     e = err.errors()[0]
     field = str(e["loc"][0])
-    if field in ("tables", "screens") and len(e["loc"]) >= 2:
+    if field in ("tables", "screens", "good_road_patterns") and len(e["loc"]) >= 2:
         return _entry_error(err)
     info = Settings.model_fields[field]
     key = Settings.env_name(field)
@@ -484,10 +516,27 @@ def screen_configs(value: Any) -> dict[str, dict[str, Any]]:
     return {k: v.preset() for k, v in screens.items()}
 
 
-def good_road_ids(value: Any) -> tuple[str, ...]:
+def _pattern_entries(value: Any) -> dict[str, Any]:
+    """``ROADS_GOOD_ROAD_PATTERNS`` as ``{id: entry}`` for :class:`PatternConfig` to validate. Raises
+    :class:`ConfigError` for bad JSON, a value that is not an object, an id that is not a slug or
+    is a built-in pattern's."""
+    if value is None or value == "":
+        return {}
+    data = _json_setting("ROADS_GOOD_ROAD_PATTERNS", value)
+    if not isinstance(data, Mapping):
+        raise ConfigError(f"ROADS_GOOD_ROAD_PATTERNS: expected a JSON object of patterns, got {data!r}")
+    for name in data:
+        if not isinstance(name, str) or not is_table_id(name):
+            raise ConfigError(f"ROADS_GOOD_ROAD_PATTERNS: pattern id {name!r} is not {TABLE_ID_RULE}")
+        if name in GOOD_ROAD_IDS or name in ("any", "none"):
+            raise ConfigError(f"ROADS_GOOD_ROAD_PATTERNS: pattern id {name!r} is a built-in pattern's or reserved")
+    return dict(data)
+
+
+def good_road_ids(value: Any, custom: tuple[str, ...] = ()) -> tuple[str, ...]:
     """Parse ``ROADS_GOOD_ROADS``: ``"long_banker,ping_pong"`` (or a list) -> the ids in order,
     duplicates dropped; ``"none"`` or empty -> ``()``. Raises :class:`ConfigError` naming an id
-    that is not one of :data:`GOOD_ROAD_IDS`."""
+    that is not one of :data:`GOOD_ROAD_IDS` nor of ``custom`` (the operator's pattern ids)."""
     if value is None:
         return ()
     names = [str(n).strip() for n in (value.split(",") if isinstance(value, str) else value)]
@@ -495,6 +544,7 @@ def good_road_ids(value: Any) -> tuple[str, ...]:
     if names == ["none"]:
         return ()
     for n in names:
-        if n not in GOOD_ROAD_IDS:
-            raise ConfigError(f"ROADS_GOOD_ROADS: unknown pattern {n!r} (known: {', '.join(GOOD_ROAD_IDS)}, or none)")
+        if n not in GOOD_ROAD_IDS and n not in custom:
+            known = ", ".join(GOOD_ROAD_IDS + custom)
+            raise ConfigError(f"ROADS_GOOD_ROADS: unknown pattern {n!r} (known: {known}, or none)")
     return tuple(dict.fromkeys(names))

@@ -15,18 +15,21 @@ from typing import Any, Protocol
 
 import orjson
 
+from roads.good_roads import CustomRoad, with_custom
 from roads.shoe_roads import ShoeRoads
 from roads.snapshot import build_snapshot
 from roads.table import ShoeRecord, Table
 
 
 class Slot(Protocol):
-    """What a table's snapshot is built from: its id, its display name and its record (a
+    """What a table's snapshot is built from: its id, its display name, its record and the
+    operator's good-road patterns (a
     :class:`web.tables.TableSlot`, which in turn holds the :class:`TableView` built here)."""
 
     id: str
     name: str
     table: Table
+    custom: tuple[CustomRoad, ...]
 
 
 def state_json(table: Table) -> dict[str, Any]:
@@ -87,13 +90,17 @@ class TableView:
 
 def build(t: Slot, s: ShoeRecord | None, roads: ShoeRoads | None, version: int, *, live: bool) -> dict[str, Any]:
     """The snapshot of shoe ``s`` of table ``t`` (``None``: a configured table before its first
-    shoe, shoe 1 awaiting round 1) from ``roads``, at ``version``; ``live``: the current shoe,
+    shoe, shoe 1 awaiting round 1) from ``roads``, at ``version``, its good roads with the
+    operator's patterns ``t.custom`` in priority order; ``live``: the current shoe,
     with the round being dealt and the table's state (caller holds the table's lock)."""
     if s is None:
         snap = build_snapshot(table=t.id, shoe=1, version=version, roads=ShoeRoads(),
                               variant=t.table.default_variant())
     else:
         snap = build_snapshot(table=t.id, shoe=s.number, version=version, roads=roads, variant=s.variant)
+    if t.custom and roads is not None and s is not None:  # the operator's patterns, by priority
+        big = roads.big_road
+        snap["good_roads"] = with_custom(snap["good_roads"], t.custom, big.lengths, big.winners)
     snap["name"] = t.name
     snap["live"] = live
     if live:  # keys only when there is something to say: result-only feeds keep their bytes

@@ -13,6 +13,7 @@ import threading
 from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
 from roads.errors import UnknownTable
+from roads.good_roads import CustomRoad
 from roads.table import Table
 
 if TYPE_CHECKING:
@@ -21,11 +22,14 @@ if TYPE_CHECKING:
 
 class TableSlot:
     """One known table: its record (``table``), the lock its writers and record readers hold,
-    its display name, whether it is configured, and its current :class:`web.snapshots.TableView`."""
+    its display name, whether it is configured, the operator's good-road patterns (``custom``)
+    and its current :class:`web.snapshots.TableView`."""
 
     def __init__(self, table_id: str, name: str | None, variant_id: str | None, configured: bool,
-                 limits: Mapping[str, Any] | None = None) -> None:
+                 limits: Mapping[str, Any] | None = None, custom: tuple[CustomRoad, ...] = ()) -> None:
         self.id = table_id
+        self.custom = custom
+        """The operator's good-road patterns its snapshots show (:class:`roads.good_roads.CustomRoad`)."""
         self.name = name or table_id
         self.configured = configured
         self.lock = threading.Lock()
@@ -39,9 +43,11 @@ class TableSlot:
 
 
 class Tables:
-    """The known tables in lobby order. Thread-safe (see :meth:`locked` for writers)."""
+    """The known tables in lobby order, each showing the operator's good-road patterns ``custom``.
+    Thread-safe (see :meth:`locked` for writers)."""
 
-    def __init__(self) -> None:
+    def __init__(self, custom: tuple[CustomRoad, ...] = ()) -> None:
+        self.custom = custom
         self.slots: dict[str, TableSlot] = {}
         self.order: list[str] = []
         """Lobby order: configured tables in configuration order, then the others by id."""
@@ -53,7 +59,8 @@ class Tables:
                        limits: Mapping[str, Any] | None = None) -> None:
         """Register a configured table (before loading), at the end of the configured ones.
         Raises the :mod:`roads.errors` error of bad ``limits``."""
-        self.slots[table_id] = TableSlot(table_id, name, variant_id, configured=True, limits=limits)
+        self.slots[table_id] = TableSlot(table_id, name, variant_id, configured=True, limits=limits,
+                                         custom=self.custom)
         self.order.append(table_id)
 
     def slot(self, table_id: str) -> TableSlot:
@@ -63,7 +70,8 @@ class Tables:
         if t is not None:
             return t
         with self._lock:
-            return self.slots.setdefault(table_id, TableSlot(table_id, None, None, configured=False))
+            return self.slots.setdefault(table_id, TableSlot(table_id, None, None, configured=False,
+                                                                    custom=self.custom))
 
     @contextlib.contextmanager
     def locked(self, table_id: str) -> Iterator[TableSlot]:

@@ -55,7 +55,7 @@ def test_one_host_nginx_has_no_redis_and_several_hosts_pass_redis_in_every_nchan
     assert "nchan_redis_server redis://10.0.0.5:6379;" in several
     assert several.count("server 10.0.0.1") == 2
     # nchan does not inherit nchan_redis_pass: every location with a channel names it
-    assert several.count("nchan_channel_id") == several.count("nchan_redis_pass roads_nchan_redis;") == 5
+    assert several.count("nchan_channel_id") == several.count("nchan_redis_pass roads_nchan_redis;") == 6
 
 
 def test_the_service_hosts_publisher_location_is_the_edges(tmp_path):

@@ -611,6 +611,25 @@ def test_lobby_tile_updates_and_new_tables_appear_within_2_s(browser, live, feed
         page.close()
 
 
+def test_good_roads_screen_shows_a_table_once_it_has_a_good_road_within_2_s(browser, live, feed):
+    for n in range(1, 4):
+        feed("T1", 1, n, ROUND_B)  # three Banker results: one column of 3, no good road yet
+    feed("T2", 1, 1, ROUND_P_NATURAL)
+    page = open_page(browser, f"{live}/good-roads", width=1080, height=1920)
+    try:
+        assert page.evaluate("document.querySelectorAll('[data-tile]').length") == 0
+        feed("T1", 1, 4, ROUND_B)  # the fourth: Long Banker (docs/patterns.md)
+        _poll(page, "document.querySelectorAll('[data-tile=\"T1\"]').length === 1", APPEAR_MS / 1000)
+        assert page.evaluate("document.querySelectorAll('[data-tile]').length") == 1  # T2 has none
+        assert "Long Banker 4" in page.evaluate("document.body.textContent")
+        assert page.evaluate("window.__roads.fetches") == 0  # pushed, never fetched
+        assert_no_scrollbars(page, "/good-roads at 1080x1920")
+        assert page.js_errors == []  # type: ignore[attr-defined]
+        shot(page, "good_roads_portrait.png")
+    finally:
+        page.close()
+
+
 FITS_JS = """() => ({scrollW: document.documentElement.scrollWidth, scrollH: document.documentElement.scrollHeight,
                      innerW: window.innerWidth, innerH: window.innerHeight})"""
 

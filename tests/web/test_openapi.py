@@ -55,9 +55,10 @@ def test_path_parameters_match_the_routes(app, doc):
 @pytest.mark.parametrize("path, options", [
     ("/tables/{table_id}", {"lang", "theme", "cols", "bead", "good", "motion"}),
     ("/embed/{table_id}", {"lang", "theme", "cols", "roads", "w", "h", "bead", "good", "motion"}),
-    ("/lobby", {"lang", "theme", "tables", "per_page", "page", "rotate_s", "bead", "good", "motion"}),
+    ("/lobby", {"lang", "theme", "tables", "per_page", "page", "rotate_s", "bead", "good", "motion", "good_road"}),
     ("/tables/{table_id}/board.png", {"width", "height", "cols", "columns", "theme", "lang", "kind"}),
-    ("/lobby.png", {"width", "height", "cols", "columns", "theme", "lang", "kind", "tables", "per_page", "page"}),
+    ("/lobby.png", {"width", "height", "cols", "columns", "theme", "lang", "kind", "tables", "per_page", "page",
+                    "good_road"}),
 ])
 def test_page_and_png_routes_list_their_query_options(doc, path, options):
     op = doc["paths"][path]["get"]

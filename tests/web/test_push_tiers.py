@@ -370,3 +370,21 @@ def test_embedded_tier_page_stays_live_in_chromium(browser, embedded):
 @pytest.mark.browser
 def test_nchan_tier_page_stays_live_in_chromium(browser, nchan):
     _live_through_rounds_a_reconnect_and_a_new_shoe(browser, nchan, min_deltas=5)
+
+
+def test_nchan_tier_pushes_the_floor_good_roads(nchan):
+    # Banker 7-3 four times: one Banker column of 4 (long_banker, docs/patterns.md)
+    b = (["4S", "KD", "9H"], ["7C", "JD"])
+    ws = websocket.create_connection(f"ws://{nchan.base}/push/good-roads", timeout=10)
+    try:
+        for _ in range(4):
+            nchan.post("T1", 1, *b)
+        msg = recv_frame(ws)  # the empty floor at start, then the frame long_banker came with (the 4th round)
+        while msg["version"] < 4:
+            msg = recv_frame(ws)
+        assert msg["topic"] == "good-roads" and msg["version"] == 4
+    finally:
+        ws.close()
+    full = full_frame(nchan, "good-roads", 4)
+    assert [(t["id"], t["top"]) for t in full["data"]["tables"]] == [("T1", "long_banker")]
+    assert full["data"]["counts"]["long_banker"] == 1 and full["data"]["with_good_road"] == 1

@@ -1,6 +1,7 @@
 """The public read-only JSON API, and its OpenAPI document.
 
 - ``GET /api/tables``: every table (lobby data) with the lobby version
+- ``GET /api/good-roads``: every table with a good road now, by priority, with counts per pattern
 - ``GET /api/tables/<id>``: the current shoe's snapshot (shape: ``roads/schema/snapshot.schema.json``)
 - ``GET /api/tables/<id>/shoes``: every shoe with round counts and start/end times
 - ``GET /api/tables/<id>/shoes/<shoe>``: the snapshot of any shoe
@@ -59,6 +60,20 @@ def tables() -> Response:
     version, payload = get_service().read.lobby_json()
     body = b'{"version":%d,"tables":%s}' % (version, payload)
     resp = Response(body, mimetype="application/json")
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
+@bp.get("/good-roads")
+def good_roads() -> Response:
+    """The floor's good roads (:mod:`web.push.floor_good_roads`; ETag ``"good-roads-v<version>"``)."""
+    version, payload = get_service().read.good_roads_json()
+    etag = f"good-roads-v{version}"
+    if request.if_none_match.contains(etag):
+        resp = Response(status=304)
+    else:
+        resp = Response(payload, mimetype="application/json")
+    resp.set_etag(etag)
     resp.headers["Cache-Control"] = "no-cache"
     return resp
 

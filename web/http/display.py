@@ -27,7 +27,13 @@ from web.render.theme import THEMES
 from web.settings import GOOD_ROAD_IDS, get_settings
 
 GOOD_ROAD_PATTERNS: tuple[str, ...] = GOOD_ROAD_IDS
-"""Pattern ids a screen may highlight (:data:`web.settings.GOOD_ROAD_IDS`)."""
+"""Built-in pattern ids a screen may highlight (:data:`web.settings.GOOD_ROAD_IDS`); the operator's
+(``ROADS_GOOD_ROAD_PATTERNS``) too, :func:`pattern_ids`."""
+
+
+def pattern_ids() -> tuple[str, ...]:
+    """Every pattern id of this app: the built-in ones, then the operator's."""
+    return get_settings().pattern_ids
 
 
 def venue_tz() -> str:
@@ -48,9 +54,10 @@ def parse_patterns(raw: str | None, field: str = "good") -> tuple[str, ...]:
     names = [n.strip() for n in str(raw).split(",") if n.strip()]
     if names == ["none"]:
         return ()
+    known = pattern_ids()
     for n in names:
-        if n not in GOOD_ROAD_PATTERNS:
-            raise BadRequest(f"unknown good-road pattern {n!r}; expected some of {', '.join(GOOD_ROAD_PATTERNS)}",
+        if n not in known:
+            raise BadRequest(f"unknown good-road pattern {n!r}; expected some of {', '.join(known)}",
                              field=field, code=BAD_PARAMETER)
     return tuple(dict.fromkeys(names))
 
@@ -62,7 +69,7 @@ def patterns_arg(default: tuple[str, ...] | None = None) -> tuple[str, ...]:
         return parse_patterns(raw)
     if default is not None:
         return default
-    return get_settings().good_roads
+    return get_settings().highlighted
 
 
 def bead_arg(default: str = "letters") -> str:

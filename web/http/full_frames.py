@@ -11,6 +11,7 @@ Routes (the same path tails and options as the WebSocket routes of :mod:`web.htt
 
 - ``GET /frames/tables/<table_id>``: topic ``table:<id>`` (the snapshot)
 - ``GET /frames/lobby``: topic ``lobby``
+- ``GET /frames/good-roads``: topic ``good-roads``
 - ``GET /frames/models/tables/<table_id>``, ``/frames/models/embed/<table_id>``,
   ``/frames/models/lobby``, ``/frames/models/screens/<name>``: a page's board model topic,
   from the page's options (any process can answer: the options name the document, not a
@@ -96,6 +97,15 @@ def lobby_frame() -> Response:
     _since()
     service = get_service()
     return _answer(topics.LOBBY, service.hub.latest_or(topics.LOBBY, service.read.lobby_json), lobby=True)
+
+
+@bp.get("/good-roads")
+def good_roads_frame() -> Response:
+    """The floor good roads' snapshot frame."""
+    _since()
+    service = get_service()
+    topic = topics.GOOD_ROADS
+    return _answer(topic, service.hub.latest_or(topic, service.read.good_roads_json), lobby=True)
 
 
 def _model(make_spec: Callable[[], ModelSpec]) -> Response:

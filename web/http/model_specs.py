@@ -73,6 +73,9 @@ def lobby_spec(screen_name: str | None = None) -> tuple[ModelSpec, int]:
     whose settings the query overrides; 404 for an unknown name); ``page`` is the ``page`` option."""
     preset = screens.screen(screen_name) if screen_name is not None else {}
     good = preset.get("good")
+    filtered = screens.good_road_filter(request.args.get("good_road"), preset.get("good_road"))
+    if good is None and filtered:  # a screen of good roads highlights what it filters for
+        good = list(display.pattern_ids()) if filtered == ["any"] else filtered
     shown = display.board_query(
         preset.get("theme") if preset.get("theme") in THEMES else "dark",
         lang=preset.get("lang") if preset.get("lang") in i18n.LANGUAGES else None,
@@ -83,7 +86,7 @@ def lobby_spec(screen_name: str | None = None) -> tuple[ModelSpec, int]:
                      tables=tuple(paging["tables"]) if paging["tables"] else None, per_page=paging["per_page"],
                      rotate_s=paging["rotate_s"], title=preset.get("title"),
                      states=tuple(paging["states"]) if paging["states"] else None, sort=paging["sort"],
-                     still=still_arg())
+                     good_road=tuple(paging["good_road"]) if paging["good_road"] else None, still=still_arg())
     return spec, paging["page"]
 
 

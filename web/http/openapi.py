@@ -116,6 +116,15 @@ def _paths() -> dict[str, Any]:
                 "responses": {"200": _resp("tables", "TableList")},
             }
         },
+        "/api/good-roads": {
+            "get": {
+                "operationId": "floorGoodRoads", "tags": ["read"],
+                "summary": "Every table with a good road now, its patterns by priority, counts per pattern",
+                "description": "The same document as the live topic good-roads (/ws/good-roads, nchan channel "
+                               "good-roads); docs/api.md \"Good roads across the floor\", docs/patterns.md.",
+                "responses": {"200": _resp("the floor's good roads", "GoodRoads")},
+            }
+        },
         "/api/tables/{table_id}": {
             "get": {
                 "operationId": "getTable", "tags": ["read"], "summary": "Snapshot of the table's current shoe",

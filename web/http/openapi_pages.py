@@ -58,6 +58,8 @@ PNG_COLS = _query("cols", {"type": "integer", "minimum": layout.MIN_COLUMNS, "ma
 
 SCREEN = _path("name", {"type": "string"}, "a screen named in ROADS_SCREENS")
 BEAD = _query("bead", {"enum": list(BEAD_CONTENT)}, "bead plate content: letters, winning total or colour only")
+GOOD_ROAD = _query("good_road", {"type": "string"}, "only tables with a good road now: any, or comma-separated "
+                   "pattern ids (docs/patterns.md); none or absent: every table")
 GOOD = _query("good", {"type": "string"}, "comma-separated good-road patterns to highlight, or none (default ROADS_GOOD_ROADS)")
 ORIENT = _query("orient", {"enum": ["landscape", "portrait"]}, "one orientation's model (absent: both)")
 ASK = _query("ask", {"enum": ["banker", "player"]}, "the ask road's hypothetical next result, shown in place")
@@ -128,7 +130,7 @@ def paths() -> dict[str, Any]:
         _query("per_page", {"type": "integer", "minimum": 1}, "tiles per page"),
         _query("page", {"type": "integer", "minimum": 1}, "page shown"),
         _query("rotate_s", {"type": "integer", "minimum": 0}, "seconds per page (0: no rotation)"),
-        BEAD, GOOD,
+        BEAD, GOOD, GOOD_ROAD,
     ]
     png_opts = [WIDTH, HEIGHT, PNG_COLS, COLUMNS, THEME, PNG_LANG]
     board_kind = _query("kind", {"enum": ["board", "embed"]}, "full board or the compact embed drawing")
@@ -166,7 +168,7 @@ def paths() -> dict[str, Any]:
             _query("kind", {"enum": ["lobby"]}, "the drawing (only lobby)"),
             _query("tables", {"type": "string"}, "comma-separated table ids, in screen order"),
             _query("per_page", {"type": "integer", "minimum": 1}, "tiles per page"),
-            _query("page", {"type": "integer", "minimum": 1}, "page drawn"),
+            _query("page", {"type": "integer", "minimum": 1}, "page drawn"), GOOD_ROAD,
         ], {"200": _png("the lobby image"), "304": {"description": "not modified"}, **_errors(400, 429)}),
         "/tables/{table_id}/board.png": _get("boardPng", "png", "The current shoe's scoreboard",
                                              [TABLE_ID, *png_opts, board_kind],
@@ -199,6 +201,15 @@ def paths() -> dict[str, Any]:
         "/lobby/model.json": _get("lobbyModel", "pages", "The lobby screen document (every page), or one page's "
                                   "models with page or orient",
                                   [*page_opts, *screen_opts], {"200": _model("the lobby model"), **_errors(400)}),
+        "/good-roads": _get("goodRoadsPage", "pages", "The \"Good roads now\" screen: every table with a good road "
+                            "(the built-in screen good-roads; lobby options)", [*page_opts, *screen_opts],
+                            {"200": _html("the screen"), **_errors(400)}),
+        "/good-roads.png": _get("goodRoadsPng", "png", "A page of the \"Good roads now\" screen as an image",
+                                [WIDTH, HEIGHT, THEME, PNG_LANG, GOOD_ROAD,
+                                 _query("per_page", {"type": "integer", "minimum": 1}, "tiles per page"),
+                                 _query("page", {"type": "integer", "minimum": 1}, "page drawn")],
+                                {"200": _png("the screen image"), "304": {"description": "not modified"},
+                                 **_errors(400, 429)}),
         "/screens/{name}": _get("screenPage", "pages", "A named lobby screen (ROADS_SCREENS)", [SCREEN, *page_opts],
                                 {"200": _html("the screen"), **_errors(400, 404)}),
         "/screens/{name}/model.json": _get("screenModel", "pages", "The named screen's model",
@@ -210,6 +221,7 @@ def paths() -> dict[str, Any]:
                                     {"200": _png("the screen image"), "304": {"description": "not modified"},
                                      **_errors(400, 404, 429)}),
         "/ws/lobby": _ws("lobbySocket", "Live lobby list", []),
+        "/ws/good-roads": _ws("goodRoadsSocket", "Live floor good roads (the document of /api/good-roads)", []),
         "/ws/models/tables/{table_id}": _ws("tableModelsSocket", "Live board document of a table page (its "
                                             "options; first frame whole, then deltas)", table_model_opts),
         "/ws/models/embed/{table_id}": _ws("embedModelsSocket", "Live document of an embed (its options)",
@@ -220,6 +232,7 @@ def paths() -> dict[str, Any]:
         "/ws/tables/{table_id}": _ws("tableSocket", "Live snapshots of one table (error frame + close 4404 "
                                      "for an unknown table)", [TABLE_ID]),
         "/frames/lobby": _frame("lobbyFrame", "The lobby list's current frame", []),
+        "/frames/good-roads": _frame("goodRoadsFrame", "The floor good roads' current frame", []),
         "/frames/tables/{table_id}": _frame("tableFrame", "A table's current snapshot frame", [TABLE_ID]),
         "/frames/models/tables/{table_id}": _frame("tableModelFrame", "A table page's current board model frame",
                                                    table_model_opts),

@@ -255,8 +255,8 @@ def _lobby_page(name: str | None) -> str:
         "page_n": min(page, len(doc["pages"]["landscape"])), "rotate_s": doc["rotate_s"],
         "tableUrl": url_for("pages.table", table_id="{id}").replace("%7Bid%7D", "{id}"),
     }
-    return render_template("lobby.html", boot=boot, tables=get_service().read.list_tables(), api_url=url_for("api.tables"),
-                           **ctx)
+    api_url = url_for("api.good_roads") if spec.good_road else url_for("api.tables")  # the JSON twin
+    return render_template("lobby.html", boot=boot, tables=get_service().read.list_tables(), api_url=api_url, **ctx)
 
 
 def _lobby_json(name: str | None) -> Response:
@@ -279,6 +279,13 @@ def lobby_model() -> Response:
     """The lobby's models: page ``page`` (both orientations, or ``orient``), or without either
     the live document of every page (what the lobby's model socket carries)."""
     return _lobby_json(None)
+
+
+@bp.get("/good-roads")
+def good_roads() -> str:
+    """The "Good roads now" screen: every table with a good road, paged like the lobby (the
+    built-in screen ``good-roads``, :data:`web.http.screen_options.BUILT_IN_SCREENS`)."""
+    return _lobby_page("good-roads")
 
 
 @bp.get("/screens/<name>")

@@ -366,17 +366,21 @@ def _lobby_png(preset: dict[str, Any] | None) -> Response:
         opts["theme"] = preset["theme"]
     if "lang" not in request.args and preset.get("lang"):
         opts["lang"] = display.lang_arg(default=str(preset["lang"]))
-    if "good" not in request.args and preset.get("good") is not None:
-        opts["patterns"] = display.parse_patterns(",".join(preset["good"]) or "none")
     page_opts = screens.paging(request.args, preset)
+    good = preset.get("good")
+    if good is None and page_opts["good_road"]:  # a screen of good roads highlights what it filters for
+        good = list(display.pattern_ids()) if page_opts["good_road"] == ["any"] else page_opts["good_road"]
+    if "good" not in request.args and good is not None:
+        opts["patterns"] = display.parse_patterns(",".join(good) or "none")
     read = get_service().read
-    tables = documents.pick_tables(read, page_opts["tables"], page_opts["states"], page_opts["sort"])
+    listed = documents.pick_tables(read, page_opts["tables"], page_opts["states"], page_opts["sort"])
+    tables = [t for t in listed if documents.has_good_road(t, page_opts["good_road"])]
     now = _now()
     per = page_opts["per_page"]
     page = min(page_opts["page"], max(1, -(-len(tables) // per)))
     shown = tables[(page - 1) * per: page * per]  # only the page's tables can show a countdown
     clocks = tuple(_clock(documents.table_snapshot(read, t.get("id")), now) for t in shown)
-    state = tuple((t.get("id"), t.get("shoe"), t.get("version")) for t in tables) + clocks
+    state = tuple((t.get("id"), t.get("shoe"), t.get("version")) for t in listed) + clocks  # (the header counts them all)
     state_id = int.from_bytes(hashlib.blake2b(repr(state).encode(), digest_size=8).digest(), "big")
     get_cache().note_current("*lobby*", 0, state_id, ordered=False)  # a new lobby state drops the older images
     key = ("*lobby*", "current", 0, state_id, "lobby", _opts_key(opts), repr(sorted(page_opts.items())),
@@ -402,3 +406,9 @@ def lobby_png() -> Response:
 def screen_png(name: str) -> Response:
     """A page of the named screen ``name`` (``ROADS_SCREENS``) as an image; 404 for an unknown name."""
     return _lobby_png(screens.screen(name))
+
+
+@bp.get("/good-roads.png")
+def good_roads_png() -> Response:
+    """A page of the "Good roads now" screen (the built-in screen ``good-roads``) as an image."""
+    return _lobby_png(screens.screen("good-roads"))

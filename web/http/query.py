@@ -26,7 +26,7 @@ _INTEGER = re.compile(r"[+-]?[0-9]{1,%d}" % MAX_DIGITS)
 
 PAGE_OPTIONS: frozenset[str] = frozenset({
     "lang", "theme", "bead", "good", "cols", "roads", "w", "h", "tables", "per_page", "rotate_s", "page", "state",
-    "sort", "orient", "ask", "shoe", "motion"})
+    "sort", "orient", "ask", "shoe", "motion", "good_road"})
 """Query options the pages know (docs/frontend.md); the only ones a page carries over into the
 URLs it builds (:func:`page_query`)."""
 

@@ -267,7 +267,46 @@ class HealthOut(_Out):
     """``null`` when this process publishes nothing to nchan."""
 
 
+class FloorTableOut(_Out):
+    """A table with a good road now (``GET /api/good-roads``)."""
+
+    id: str
+    name: str
+    shoe: int = Field(ge=1)
+    top: str
+    """The pattern shown first: the highest priority of ``good_roads`` (docs/patterns.md "Priority")."""
+    good_roads: Annotated[list[dict[str, Any]], WithJsonSchema({"type": "array", "minItems": 1,
+                                                                "items": {"$ref": f"{SNAPSHOT_REF}_good_road"}})]
+    """The table's good roads, highest priority first."""
+
+
+class PatternOut(_Out):
+    """A good-road pattern, built-in or the operator's (``ROADS_GOOD_ROAD_PATTERNS``)."""
+
+    id: str
+    label: str
+    """English name (the catalogues' ``good_road.<id>`` in other languages)."""
+    priority: int = Field(ge=1)
+    """Lower is shown first."""
+
+
+class GoodRoadsOut(_Out):
+    """``GET /api/good-roads`` (the live topic ``good-roads`` sends the same document)."""
+
+    version: int = Field(ge=0)
+    """The lobby version when the floor's good roads last changed."""
+    tables: list[FloorTableOut]
+    """Every table with a good road now, in lobby order."""
+    counts: dict[str, Annotated[int, Field(ge=0)]]
+    """Tables showing each pattern (every pattern, priority order; a table may count under several)."""
+    with_good_road: int = Field(ge=0)
+    """How many tables have a good road now."""
+    patterns: list[PatternOut]
+    """Every pattern in priority order."""
+
+
 MODELS: dict[str, type[BaseModel]] = {
+    "GoodRoads": GoodRoadsOut,
     "Error": ErrorOut,
     "Ack": AckOut,
     "StateAck": StateAckOut,

@@ -12,7 +12,9 @@ not know, no round yet or misspelt, is a tile saying it waits for the first roun
 not a table id at all, :mod:`roads.ids`, a 400 naming ``tables``),
 ``per_page`` (1-24, default 6), ``page`` (1-based), ``rotate_s`` (seconds between pages,
 0 = no rotation, 3-3600; default 20 when there is more than one page), ``state``
-(comma-separated table states, :data:`web.push.documents.STATE_FILTERS`: only tables in one of them, e.g. ``betting,dealing``) and
+(comma-separated table states, :data:`web.push.documents.STATE_FILTERS`: only tables in one of them, e.g. ``betting,dealing``),
+``good_road`` (``any``: only tables with a good road now; or comma-separated pattern ids: only
+tables showing one of them; docs/patterns.md) and
 ``sort`` (``open``: open tables first, :data:`web.push.documents.OPEN_ORDER`; ``none``, the default: the order of
 ``tables`` or the service's). A named screen may set ``"state": ["betting"]`` and ``"sort":
 "open"``. The tables' states come from the feed (``POST /api/tables/<id>/state``), so a live
@@ -32,7 +34,11 @@ from web.push.documents import DEFAULT_PER_PAGE, SORTS, STATE_FILTERS
 from web.render.tiles import MAX_PER_PAGE
 from web.settings import ScreenConfig, get_settings
 
-__all__ = ["named_screens", "paging", "screen"]
+__all__ = ["BUILT_IN_SCREENS", "named_screens", "paging", "screen"]
+
+BUILT_IN_SCREENS: dict[str, dict[str, Any]] = {"good-roads": {"good_road": ["any"]}}
+"""Screens every service has unless ``ROADS_SCREENS`` names one the same: ``good-roads``, the
+"Good roads now" screen (``/good-roads``: every table with a good road, its patterns highlighted)."""
 
 
 def named_screens() -> dict[str, ScreenConfig]:
@@ -44,6 +50,8 @@ def screen(name: str) -> dict[str, Any]:
     """The keys the named screen ``name`` sets (:meth:`web.settings.ScreenConfig.preset`);
     :class:`NotFound` (code ``unknown_screen``) when not set."""
     found = named_screens().get(name)
+    if found is None and name in BUILT_IN_SCREENS:
+        return dict(BUILT_IN_SCREENS[name])
     if found is None:
         raise NotFound(f"no screen {name!r} in ROADS_SCREENS", field="screen", code="unknown_screen")
     return found.preset()
@@ -76,7 +84,30 @@ def paging(args: Mapping[str, Any], preset: Mapping[str, Any] | None = None) -> 
     if rotate is not None and rotate != 0:
         rotate = _ranged("rotate_s", rotate, 3, 3600)
     return {"tables": list(tables) if tables else None, "per_page": per_page, "page": page, "rotate_s": rotate,
-            "states": _states(args.get("state"), preset.get("state")), "sort": _sort(args.get("sort"), preset.get("sort"))}
+            "states": _states(args.get("state"), preset.get("state")), "sort": _sort(args.get("sort"), preset.get("sort")),
+            "good_road": good_road_filter(args.get("good_road"), preset.get("good_road"))}
+
+
+def good_road_filter(raw: str | None, preset: Any) -> list[str] | None:
+    """The ``good_road`` filter (query over the screen's): ``["any"]``, a list of pattern ids, or
+    ``None`` (no filter: absent, empty, ``none``). Raises :class:`BadRequest` (field ``good_road``)
+    naming an unknown pattern."""
+    if raw is not None:
+        wanted = [v.strip() for v in raw.split(",") if v.strip()]
+    elif preset is not None:
+        wanted = list(preset)
+    else:
+        return None
+    if not wanted or wanted == ["none"]:
+        return None
+    if "any" in wanted:
+        return ["any"]
+    known = get_settings().pattern_ids
+    for v in wanted:
+        if v not in known:
+            raise BadRequest(f"unknown good-road pattern {quoted(str(v))}; expected any, none or a comma-separated "
+                             f"list of {', '.join(known)}", field="good_road", code=BAD_PARAMETER)
+    return list(dict.fromkeys(wanted))
 
 
 def _states(raw: str | None, preset: Any) -> list[str] | None:

@@ -4,6 +4,7 @@ Endpoints:
 
 - ``/ws/tables/<table_id>``: the table's current snapshot (hub topic ``table:<table_id>``)
 - ``/ws/lobby``: the lobby list (hub topic ``lobby``, the JSON API's ``/api/tables`` list)
+- ``/ws/good-roads``: the floor's good roads (hub topic ``good-roads``, ``/api/good-roads``)
 
 Protocol (server -> client, JSON text frames, :mod:`web.push.frames`)::
 
@@ -76,6 +77,13 @@ def lobby_socket(ws: Any) -> None:
     """Live lobby list (every table's lobby entry)."""
     service = get_service()
     stream(ws, topics.LOBBY, service.read.lobby_json)
+
+
+@handshake.route(bp, "/ws/good-roads")
+def good_roads_socket(ws: Any) -> None:
+    """Live floor good roads (every table with a good road now, counts per pattern)."""
+    service = get_service()
+    stream(ws, topics.GOOD_ROADS, service.read.good_roads_json)
 
 
 def init_app(app: Flask) -> None:

@@ -84,6 +84,8 @@ class UnknownLabelError(ValueError):
 
 _lock = threading.Lock()
 _cache: dict[str, dict[str, str]] = {}
+_extra: dict[str, dict[str, str]] = {}  # lang -> {key: label}: the operator's pattern names
+_generation = 0
 
 
 def normalize_language(tag: str | None) -> str | None:
@@ -107,6 +109,23 @@ def normalize_language(tag: str | None) -> str | None:
     return primary if primary in LANGUAGES else None
 
 
+def add_labels(labels: Mapping[str, Mapping[str, str]]) -> None:
+    """Add labels from the settings, process-wide: ``{key: {lang: label}}`` (the operator's
+    good-road pattern names, ``good_road.<id>``; ``ROADS_GOOD_ROAD_PATTERNS``). A key the
+    catalogue files have keeps their labels; a language without a label falls back to English."""
+    global _generation
+    with _lock:
+        for key, names in labels.items():
+            for lang, text in names.items():
+                _extra.setdefault(lang, {})[key] = text
+        _generation += 1
+
+
+def generation() -> int:
+    """Counts :func:`add_labels` calls (caches of labels key on it)."""
+    return _generation
+
+
 def catalogue(lang: str) -> dict[str, str]:
     """The complete catalogue for ``lang``: every English key, with ``lang``'s label where it has one.
 
@@ -117,8 +136,9 @@ def catalogue(lang: str) -> dict[str, str]:
     """
     if lang not in LANGUAGES:
         raise UnknownLanguageError(lang)
-    merged = dict(_load(DEFAULT_LANGUAGE))
+    merged = {**_extra.get(DEFAULT_LANGUAGE, {}), **_load(DEFAULT_LANGUAGE)}
     if lang != DEFAULT_LANGUAGE:
+        merged.update(_extra.get(lang, {}))
         merged.update(_load(lang))
     return merged
 
@@ -135,7 +155,7 @@ def translate(key: str, lang: str, **values: Any) -> str:
         raise UnknownLanguageError(lang)
     label = _load(lang).get(key)
     if label is None:
-        label = _load(DEFAULT_LANGUAGE).get(key)
+        label = _extra.get(lang, {}).get(key) or _load(DEFAULT_LANGUAGE).get(key) or _extra.get(DEFAULT_LANGUAGE, {}).get(key)
     if label is None:
         raise UnknownLabelError(key)
     for name, value in values.items():

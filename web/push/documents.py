@@ -74,7 +74,7 @@ SORTS: tuple[str, ...] = ("none", "open")
 
 __all__ = ["BOARD_SIZES", "DEFAULT_PER_PAGE", "DEFAULT_ROTATE_S", "Documents", "EMBED_DEFAULT_SIZE",
            "ModelSpec", "OPEN_ORDER", "SCREEN_MIN_TEXT", "SORTS", "STATE_FILTERS", "UNKNOWN_STATE", "lobby_page_model",
-           "pick_tables", "shoe_facts", "table_snapshot", "table_state", "waiting_entry"]
+           "has_good_road", "pick_tables", "shoe_facts", "table_snapshot", "table_state", "waiting_entry"]
 
 
 class Reads(Protocol):
@@ -93,7 +93,7 @@ class ModelSpec:
     ``columns``, ``orient`` (table: one orientation's model, ``None`` = both); embed: ``roads``
     and ``size`` (w, h px); lobby: ``screen`` (a named screen or ``None``), ``tables`` (ids in
     order, ``None`` = all), ``per_page``, ``rotate_s``, ``title``, ``states`` (the state filter,
-    ``None`` = all) and ``sort`` (``"open"`` or ``None``); ``still``: the page's ``motion=none``."""
+    ``None`` = all), ``sort`` (``"open"`` or ``None``) and ``good_road`` (the good-road filter); ``still``: the page's ``motion=none``."""
 
     page: str
     table: str | None
@@ -112,6 +112,8 @@ class ModelSpec:
     states: tuple[str, ...] | None = None
     sort: str | None = None
     orient: str | None = None
+    good_road: tuple[str, ...] | None = None
+    """Lobby: only tables with a good road (``("any",)``) or with one of these patterns; ``None`` = all."""
     still: bool = False
     """``motion=none`` (the lite option): a betting countdown is said as the time betting closes, as
     on images (``BoardOptions.still``), so nothing on the page changes every second."""
@@ -141,7 +143,8 @@ class ModelSpec:
     def paging(self, page: int) -> dict[str, Any]:
         """The lobby paging of this spec at page ``page`` (:func:`lobby_page_model`'s ``page_opts``)."""
         return {"tables": list(self.tables) if self.tables else None, "per_page": self.per_page, "page": page,
-                "rotate_s": self.rotate_s, "states": list(self.states) if self.states else None, "sort": self.sort}
+                "rotate_s": self.rotate_s, "states": list(self.states) if self.states else None, "sort": self.sort,
+                "good_road": list(self.good_road) if self.good_road else None}
 
 
 class Documents:
@@ -225,11 +228,22 @@ def table_state(entry: Mapping[str, Any]) -> str:
     return value if value in TABLE_STATES else UNKNOWN_STATE
 
 
+def has_good_road(entry: Mapping[str, Any], good: list[str] | tuple[str, ...] | None) -> bool:
+    """Whether a lobby entry passes the ``good_road`` filter ``good`` (``None``: every entry;
+    ``["any"]``: any good road now; else one of those pattern ids)."""
+    if not good:
+        return True
+    shown = entry.get("good_roads") or []
+    if "any" in good:
+        return bool(shown)
+    return any(g.get("pattern") in good for g in shown)
+
+
 def pick_tables(read: Reads, wanted: list[str] | None, states: list[str] | None = None,
-                sort: str | None = None) -> list[dict[str, Any]]:
+                sort: str | None = None, good: list[str] | None = None) -> list[dict[str, Any]]:
     """The lobby entries (``read.list_tables()``) of ``wanted`` ids in that order (all when
     ``None``; an id without an entry, no round yet or misspelt, as :func:`waiting_entry`), only
-    those in one of ``states`` (when given), open tables first with ``sort="open"``
+    those in one of ``states`` (when given), with a good road of ``good`` (when given, :func:`has_good_road`), open tables first with ``sort="open"``
     (:data:`OPEN_ORDER`; a stable sort, so the order is kept within a rank)."""
     listed = read.list_tables()
     if wanted is not None:  # a listed id the service does not know yet: a tile waiting for its first round
@@ -237,6 +251,8 @@ def pick_tables(read: Reads, wanted: list[str] | None, states: list[str] | None 
         listed = [by_id.get(t) or waiting_entry(t) for t in wanted]
     if states is not None:
         listed = [t for t in listed if table_state(t) in states]
+    if good:
+        listed = [t for t in listed if has_good_road(t, good)]
     if sort == "open":
         listed = sorted(listed, key=lambda t: OPEN_ORDER[table_state(t)])
     return listed
@@ -291,11 +307,16 @@ _TILES = TileCache()
 def lobby_page_model(read: Reads, opts: BoardOptions, page_opts: Mapping[str, Any], *, title: str | None, tz: str,
                      stale_s: float | None = None, now: float | None = None) -> dict[str, Any]:
     """The lobby model of ``page_opts["page"]`` (clamped to the last page) for the screen's
-    tables (``page_opts``: ``tables``, ``per_page``, ``page``, ``rotate_s``, ``states``,
+    tables (``page_opts``: ``tables``, ``per_page``, ``page``, ``rotate_s``, ``states``, ``good_road``,
     ``sort``); each tile from the table's snapshot and shoe facts. ``stale_s``: tiles of feeds
     silent longer say so (the PNG; pages say it themselves); ``now``: Unix seconds the tiles'
     countdowns are read against (default the clock); ``tz``: the venue's time zone."""
     entries = pick_tables(read, page_opts["tables"], page_opts.get("states"), page_opts.get("sort"))
+    hl = opts.highlight  # the header counts the tables this screen lights up (None: every pattern)
+    with_good = sum(1 for t in entries if any(hl is None or g.get("pattern") in hl for g in t.get("good_roads") or []))
+    good = page_opts.get("good_road")
+    if good:
+        entries = [t for t in entries if has_good_road(t, good)]
     per = page_opts["per_page"]
     pages = max(1, -(-len(entries) // per))
     page = min(page_opts["page"], pages)
@@ -311,7 +332,8 @@ def lobby_page_model(read: Reads, opts: BoardOptions, page_opts: Mapping[str, An
         snap.setdefault("name", t.get("name"))
         facts = shoe_facts(read, t["id"], snap, stale_s)
         rows.append((snap, facts["last_at"], facts["stale"]))
-    model = lobby_model(rows, opts, title=title, page=page, pages=pages, tz=tz,
+    model = lobby_model(rows, opts, title=title, page=page, pages=pages, tz=tz, good_count=with_good,
+                        filtered=bool(good),
                         tile_cache=lambda s, o, la, st: _TILES(s, o, la, st, tz, now))
     model["rotate_s"] = page_opts["rotate_s"]
     model["per_page"] = per

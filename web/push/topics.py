@@ -4,11 +4,12 @@ A topic names the document its messages are versions of:
 
 - ``table:<table_id>``: a table's snapshot (``/api/tables/<id>``), :func:`table`;
 - ``lobby``: the lobby list (``/api/tables``), :data:`LOBBY`;
+- ``good-roads``: the floor's good roads (``/api/good-roads``), :data:`GOOD_ROADS`;
 - ``model:<16 hex digits>``: a page's board-model document (a digest of the page's options,
   :class:`web.push.documents.ModelSpec`), :func:`model`.
 
 The same name is the topic's nchan channel. Its path (:func:`path`: ``tables/<id>``, ``lobby``,
-``models/<digest>``) follows ``/ws/`` on this service's own WebSocket routes, and
+``good-roads``, ``models/<digest>``) follows ``/ws/`` on this service's own WebSocket routes, and
 ``ROADS_PUSH_URL`` (and ``<ROADS_PUSH_URL>full/``) on the production tier (:func:`push_urls`).
 """
 
@@ -16,6 +17,9 @@ from __future__ import annotations
 
 LOBBY = "lobby"
 """The lobby list's topic."""
+
+GOOD_ROADS = "good-roads"
+"""The floor's good-roads topic (:mod:`web.push.floor_good_roads`)."""
 
 TABLE = "table:"
 """Prefix of a table's snapshot topic."""

@@ -249,12 +249,18 @@ def good_road_names(snap: Mapping[str, Any], lang: str, patterns: Sequence[str] 
 
 
 def badges(x: float, right: float, cy: float, names: Sequence[str], lang: str, size: int) -> list[dict[str, Any]]:
-    """Good-road badges (pill + label) from ``x`` towards ``right``; those that do not fit are dropped."""
+    """Good-road badges (pill + label) from ``x`` towards ``right``, ``names`` in priority order;
+    those that do not fit are dropped, but the first (the highest priority) is always shown: where
+    even it is too wide, its length goes first, then its name is cut with an ellipsis (same size)."""
     items: list[dict[str, Any]] = []
     pill_h = round(size * 1.6)
     radius = pill_h / 2
-    for name in names:
+    for i, name in enumerate(names):
         w = prims.width(name, size, lang) + 2 * radius
+        if x + w > right and i == 0 and right - x > 3 * radius:  # one badge when space is short
+            bare = name.rsplit(" ", 1)[0] if name.rsplit(" ", 1)[-1].isdigit() else name
+            name, _ = fit(bare, right - x - 2 * radius, size, lang, min_size=size)
+            w = prims.width(name, size, lang) + 2 * radius
         if x + w > right:
             break
         items.append(prims.rect(x, cy - pill_h / 2, w, pill_h, "badge", radius))

@@ -30,7 +30,7 @@ def label(key: str, lang: str, default: str | None = None, **values: Any) -> str
     ``values``; a key in no catalogue gives ``default`` (else the key), filled the same way.
     Without ``values`` the answer is cached (the catalogues do not change while running)."""
     if not values:
-        return _plain_label(key, lang, default)
+        return _plain_label(key, lang, default, i18n.generation())
     return _label(key, lang, default, **values)
 
 
@@ -47,7 +47,7 @@ def _label(key: str, lang: str, default: str | None = None, **values: Any) -> st
 
 
 @functools.lru_cache(maxsize=8192)
-def _plain_label(key: str, lang: str, default: str | None) -> str:
+def _plain_label(key: str, lang: str, default: str | None, generation: int) -> str:
     return _label(key, lang, default)
 
 

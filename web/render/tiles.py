@@ -373,9 +373,12 @@ def page_tiles(width: int, height: int, count: int, *, min_text: int) -> dict[st
 
 
 def lobby_model(entries: Sequence[tuple[Mapping[str, Any], str | None, bool]], opts: Any, *, title: str | None,
-                page: int, pages: int, tz: str = "UTC", tile_cache: Any = None) -> dict[str, Any]:
+                page: int, pages: int, tz: str = "UTC", tile_cache: Any = None, good_count: int = 0,
+                filtered: bool = False) -> dict[str, Any]:
     """The model of one lobby page: ``entries`` = ``(snapshot, last_at, stale)`` of the tables
-    on this page; ``page`` (1-based) of ``pages``. Keys as a board model (kind ``"lobby"``)
+    on this page; ``page`` (1-based) of ``pages``; ``good_count``: tables of the screen with a good
+    road it highlights now (said in the title strip when > 0, where it fits); ``filtered``: the screen shows only
+    tables with a good road (default title "Good roads now"). Keys as a board model (kind ``"lobby"``)
     plus ``"tiles": [{"id", "x", "y", "w", "h", "model": tile model}]``, ``"page"``, ``"pages"``.
     ``tile_cache(snapshot, tile_opts, last_at, stale) -> model`` may memoise tiles."""
     import time
@@ -390,8 +393,15 @@ def lobby_model(entries: Sequence[tuple[Mapping[str, Any], str | None, bool]], o
         pt = label("ui.page_n", lang, n=page, total=pages)
         items.append(text(pt, right_x, t["h"] / 2, geo["title_px"], "muted", lang=lang, weight="r", anchor="r"))
         right_x -= panels.prims.width(pt, geo["title_px"], lang, "r") + geo["title_px"]
-    tt, ts = fit(title if title is not None else label("ui.tables", lang), right_x - t["x"], geo["title_px"], lang,
-                 min_size=min_px)
+    shown_title = title if title is not None else label("ui.good_roads_now" if filtered else "ui.tables", lang)
+    if good_count > 0:  # "Good roads: 3" (tables of this screen with one now), where it fits beside the title
+        gt = label("ui.good_roads_count", lang, n=good_count)
+        gw = panels.prims.width(gt, geo["title_px"], lang, "r")
+        if right_x - t["x"] - gw - geo["title_px"] >= panels.prims.width(shown_title, min_px, lang):
+            items.append(text(gt, right_x, t["h"] / 2, geo["title_px"], "badge_text", lang=lang, weight="r",
+                              anchor="r"))
+            right_x -= gw + geo["title_px"]
+    tt, ts = fit(shown_title, right_x - t["x"], geo["title_px"], lang, min_size=min_px)
     items.insert(0, text(tt, t["x"], t["h"] / 2, ts, "text", lang=lang))
     ps = [panel("title", t, None, items)]
     if not entries:
