@@ -30,7 +30,7 @@ from typing import Any, Iterable, Mapping, Protocol, Sequence
 from roads.cards import Card
 from roads.events import Event
 from roads.outcome import Winner
-from roads.record import InProgressRound, RoundRecord, ShoeRecord, result_of, round_cards
+from roads.record import InProgressRound, ordered_held, RoundRecord, ShoeRecord, result_of, round_cards
 from roads.variants import DEFAULT_VARIANT_ID, Variant, get_variant
 from roads.verdict import Verdict
 
@@ -84,7 +84,7 @@ def shoe_document(shoe: ShoeRecord) -> dict[str, Any]:
         if r.result is None:
             one["incomplete"] = True
         if r.held is not None:
-            one["held"] = {k: r.held[k] for k in ("reason", "message", "shoe_result", "player", "banker", "at")}
+            one["held"] = ordered_held(r.held)
         rounds.append(one)
     doc: dict[str, Any] = {
         "format": DOCUMENT_FORMAT, "shoe": shoe.number, "variant": shoe.variant.id, "decks": shoe.decks,
@@ -129,8 +129,7 @@ def shoe_from_document(doc: Mapping[str, Any]) -> ShoeRecord:
         r = RoundRecord(number, data, original, result, one["at"],
                         void=None if void is None else {"reason": void["reason"], "at": void["at"]},
                         corrections=corrections, dealer=one.get("dealer"),
-                        held=None if held is None else {k: held[k] for k in ("reason", "message", "shoe_result",
-                                                                               "player", "banker", "at")})
+                        held=None if held is None else ordered_held(held))
         shoe.rounds.append(r)
         copies.update(c for _, c in round_cards(data))
         if not incomplete and held is None:  # a resolved held round is counted by its "i" edit

@@ -171,6 +171,21 @@ def position_field(position: int, player_cards: int) -> str:
     return "player[2]" if position == 5 and player_cards == 3 else "banker[2]"
 
 
+SHOE_RESULT_KEYS: tuple[str, ...] = ("winner", "banker_six", "player_pair", "banker_pair")
+"""The keys of a card-reading shoe's own result of a round (a held round's ``shoe_result``), in
+their one order."""
+
+
+def ordered_held(held: Mapping[str, Any]) -> dict[str, Any]:
+    """A held round's record ``{"reason", "message", "shoe_result", "player", "banker", "at"}``
+    in its one key order (``shoe_result`` in :data:`SHOE_RESULT_KEYS` order), e.g. read back from
+    a store that sorts keys, so it encodes to the same bytes."""
+    r = held.get("shoe_result")
+    return {"reason": held["reason"], "message": held["message"],
+            "shoe_result": None if r is None else {k: r[k] for k in SHOE_RESULT_KEYS},
+            "player": list(held["player"]), "banker": list(held["banker"]), "at": held["at"]}
+
+
 def face_sides(cards: Iterable[str]) -> list[str]:
     """The side (``"player"`` / ``"banker"``) of each card of a round in deal order, by the
     tableau (:func:`roads.tableau.next_card`); stops at the round's end."""

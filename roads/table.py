@@ -60,7 +60,7 @@ from roads.archive import Commit, LivePart, MemoryShoes, PastShoes, archive, sho
 from roads.dealing import DealCards
 from roads.events import CARD, CORRECT, HOLD, ROUND, SHOE, STATE, VOID, Event, Unchanged
 from roads.record import (
-    RoundRecord, ShoeRecord, check_copies, describe, ordered_round, result_of, round_cards,
+    ordered_held, RoundRecord, ShoeRecord, check_copies, describe, ordered_round, result_of, round_cards,
 )
 from roads.shoe import ShoeError, check_cut_card_position
 from roads.shoe_roads import ShoeRoads
@@ -674,8 +674,7 @@ class Table:
             raise ValueError(f"table {self.id!r} event {ev.seq}: hold of round {ev.round}, not in progress")
         data = ip.data()
         d = ev.data
-        held = {"reason": d["reason"], "message": d["message"], "shoe_result": d["shoe_result"],
-                "player": list(d["player"]), "banker": list(d["banker"]), "at": ev.at}
+        held = ordered_held({**d, "at": ev.at})
         s.rounds.append(RoundRecord(ip.number, data, data, None, ip.started_at, dealer=self.status.dealer, held=held))
         s.in_progress = None
         return s
