@@ -191,19 +191,19 @@ def alert_lines(snapshot: Mapping[str, Any], lang: str) -> list[str]:
 
 
 def alert_bands(snapshot: Mapping[str, Any], width: int, height: int, lang: str, *, size: int,
-                min_px: int, bottom: float | None = None) -> list[dict[str, Any]]:
+                min_px: int, bottom: float | None = None, x: float = 0) -> list[dict[str, Any]]:
     """A red band (``"banner"`` panel: both painters draw it over everything) per
-    :func:`alert_lines` line, stacked up from ``bottom`` (px; default the bottom edge of the
-    ``width`` x ``height`` canvas), the words centred at ``size`` px (smaller, down to
-    ``min_px``, to fit the width)."""
+    :func:`alert_lines` line, ``width`` px wide from ``x``, stacked up from ``bottom`` (px;
+    default ``height``, the canvas' bottom edge), the words centred at ``size`` px (smaller,
+    down to ``min_px``, to fit the width)."""
     out = []
     h = round(size * 1.6)
     bottom = height if bottom is None else round(bottom)
     for words in reversed(alert_lines(snapshot, lang)):
         t, s = fit(words, width * 0.94, size, lang, min_size=min_px)
         top = bottom - h
-        out.insert(0, panel("banner", {"x": 0, "y": top, "w": width, "h": h - 2 if out else h}, "offline",
-                            [text(t, width / 2, top + h / 2, s, "offline_text", lang=lang, anchor="m")]))
+        out.insert(0, panel("banner", {"x": round(x), "y": top, "w": round(width), "h": h - 2 if out else h}, "offline",
+                            [text(t, x + width / 2, top + h / 2, s, "offline_text", lang=lang, anchor="m")]))
         bottom = top
     return out
 
