@@ -24,7 +24,8 @@ The rules (``docs/api.md`` section "Feed (writes)"; deal order and drawing rules
   face comes later at that position as an ordinary card (not a conflict), checked against the
   tableau then (another side: :class:`roads.errors.DealOrder`), and only then counts as a copy
   out of the shoe; the same back again is unchanged, another side at a position a
-  :class:`roads.errors.CardConflict`.
+  :class:`roads.errors.CardConflict`; the round's burn may come with the face of card 1 when
+  its back came without one.
 
 The functions here read the record's own types (:class:`roads.record.ShoeRecord`,
 :class:`roads.record.RoundRecord`, :class:`roads.record.InProgressRound`) and return what
@@ -118,7 +119,7 @@ def deal(w: DealCards, ip: InProgressRound | None, copies: Mapping[Card, int],
     DealOrder (field ``"cards[i]"``), TooManyCopies.
     """
     if w.sides:
-        return _deal_backs(w, ip)
+        return _deal_backs(w, ip, copies, decks)
     shoe_no = w.shoe
     dealt = ip.cards if ip is not None else []
     backs = ip.backs if ip is not None else []
@@ -131,14 +132,16 @@ def deal(w: DealCards, ip: InProgressRound | None, copies: Mapping[Card, int],
         raise CardGap(f"{_where(shoe_no, w.round)} has {len(dealt)} card(s); the next is card {len(dealt) + 1}, "
                       f"got card {w.position}", field="position")
     stored_burn = ip.burn if ip is not None else []
-    new_burn = list(w.burn) if ip is None else []
-    if ip is not None and w.burn and list(w.burn) != stored_burn:
+    # the burn comes with card 1: with its face when only its back came before (docs/shoes.md)
+    burn_open = ip is None or (not ip.cards and not ip.burn and w.position == 1)
+    new_burn = list(w.burn) if burn_open else []
+    if not burn_open and w.burn and list(w.burn) != stored_burn:
         raise CardConflict(f"the burn of {_where(shoe_no, w.round)} is stored as {stored_burn}; got {list(w.burn)}",
                            field="burn", extra={"stored": {"burn": stored_burn}})
     skip = len(dealt) - w.position + 1
     new = list(w.cards[skip:]) if skip > 0 else list(w.cards)
     new_cut = w.cut_card and not (ip is not None and ip.cut_card)
-    if not new and not new_cut:
+    if not new and not new_cut and not new_burn:
         return None
     try:
         _, _, side = split_deal(dealt + new)
@@ -174,12 +177,13 @@ def deal(w: DealCards, ip: InProgressRound | None, copies: Mapping[Card, int],
     return CARD, payload
 
 
-def _deal_backs(w: DealCards, ip: InProgressRound | None) -> tuple[str, dict[str, Any]] | None:
+def _deal_backs(w: DealCards, ip: InProgressRound | None, copies: Mapping[Card, int],
+                decks: int) -> tuple[str, dict[str, Any]] | None:
     """:func:`deal` for cards drawn face down (``w.sides``): ``("card", {"position", "sides",
     "burn"?, "cut_card"?})`` with the new backs, ``None`` when every one is stored (as a back, or
     already with its face, on the same side). Raises CardConflict (another side; ``extra["stored"]``
     ``{"position", "card"}`` or ``{"position", "side"}``), CardGap, DealOrder (field
-    ``"sides[i]"``: a side the deal order does not allow)."""
+    ``"sides[i]"``: a side the deal order does not allow), TooManyCopies (the burn)."""
     where = _where(w.shoe, w.round)
     faces = ip.cards if ip is not None else []
     backs = ip.backs if ip is not None else []
@@ -194,13 +198,15 @@ def _deal_backs(w: DealCards, ip: InProgressRound | None) -> tuple[str, dict[str
         raise CardGap(f"{where} has {len(known)} card(s) drawn; the next is card {len(known) + 1}, got card {w.position}",
                       field="position")
     stored_burn = ip.burn if ip is not None else []
-    if ip is not None and w.burn and list(w.burn) != stored_burn:
+    burn_open = ip is None or (not ip.cards and not ip.burn and w.position == 1)
+    if not burn_open and w.burn and list(w.burn) != stored_burn:
         raise CardConflict(f"the burn of {where} is stored as {stored_burn}; got {list(w.burn)}",
                            field="burn", extra={"stored": {"burn": stored_burn}})
+    new_burn = list(w.burn) if burn_open else []
     skip = len(known) - w.position + 1
     new = list(w.sides[skip:]) if skip > 0 else list(w.sides)
     new_cut = w.cut_card and not (ip is not None and ip.cut_card)
-    if not new and not new_cut:
+    if not new and not new_cut and not new_burn:
         return None
     bad = check_backs(faces, list(backs) + new)
     if bad is not None:
@@ -209,9 +215,10 @@ def _deal_backs(w: DealCards, ip: InProgressRound | None) -> tuple[str, dict[str
                         f"the player's third card, then the banker's; cards so far: "
                         f"{' '.join(faces) or 'none'} face up, {len(backs)} face down)",
                         field=f"sides[{k - w.position}]")
+    check_copies(copies, decks, [(f"burn[{i}]", Card.parse(c)) for i, c in enumerate(new_burn)], w.shoe)
     payload: dict[str, Any] = {"position": len(known) + 1, "sides": new}
-    if ip is None and w.burn:
-        payload["burn"] = list(w.burn)
+    if new_burn:
+        payload["burn"] = new_burn
     if new_cut:
         payload["cut_card"] = True
     return CARD, payload

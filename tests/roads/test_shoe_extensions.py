@@ -169,3 +169,24 @@ def test_insert_gives_the_roads_of_recording_in_order():
         late = ShoeRoads.from_rounds([r for r in rounds if r[0] != k])
         late.insert(k, rounds[k - 1][1])
         assert late.pieces() == in_order.pieces()
+
+
+def test_the_burn_may_come_with_the_face_of_card_1_after_its_back():
+    """A shoe reports card 1 face down before the adapter knows what to send with it: the burn
+    (cards burned between rounds, docs/domain.md section 2) comes with card 1's face, once."""
+    rec = Recorder()
+    rec.write(RecordRound(1, 1, NATURAL_9))
+    rec.write(DealCards(1, 2, 1, (), sides=("player", "banker")))
+    ev = rec.write(DealCards(1, 2, 1, ("2C",), burn=("7C",)))
+    assert ev.data == {"position": 1, "cards": ["2C"], "burn": ["7C"]}
+    assert rec.table.current.in_progress.burn == ["7C"]
+    assert rec.write(DealCards(1, 2, 1, ("2C",), burn=("7C",))).__class__.__name__ == "Unchanged"
+    with pytest.raises(CardConflict) as e:
+        rec.write(DealCards(1, 2, 1, ("2C",), burn=("8C",)))
+    assert e.value.field == "burn"
+    # a burn with the back itself, then the face without it
+    rec2 = Recorder()
+    ev = rec2.write(DealCards(1, 1, 1, (), burn=("7C",), sides=("player",)))
+    assert {k: ev.data[k] for k in ("position", "sides", "burn")} == {"position": 1, "sides": ["player"], "burn": ["7C"]}
+    assert rec2.write(DealCards(1, 1, 1, ("2C",), burn=("7C",))).data == {"position": 1, "cards": ["2C"]}
+    round_trip(rec2.table)
