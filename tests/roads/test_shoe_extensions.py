@@ -190,3 +190,21 @@ def test_the_burn_may_come_with_the_face_of_card_1_after_its_back():
     assert {k: ev.data[k] for k in ("position", "sides", "burn")} == {"position": 1, "sides": ["player"], "burn": ["7C"]}
     assert rec2.write(DealCards(1, 1, 1, ("2C",), burn=("7C",))).data == {"position": 1, "cards": ["2C"]}
     round_trip(rec2.table)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_simulated_shoe_tables_round_trip_through_documents_and_replay(seed):
+    """Simulated tables fed by card-reading shoes (support.histories with shoe_extensions: backs,
+    holds resolved in live and past shoes, shoe errors): every shoe's document rebuilds it, and a
+    replay of the events rebuilds the table."""
+    from support.histories import run
+
+    events: list[Event] = []
+    table, _ = run(seed, shoes=6, shoe_extensions=True, on_event=lambda t, ev: events.append(ev))
+    kinds = {e.kind for e in events}
+    assert {"hold", "card"} <= kinds
+    assert any("sides" in e.data for e in events if e.kind == "card")
+    round_trip(table)
+    again = Table.replay("T1", events)
+    assert [shoe_document(again.shoes[n]) for n in again.shoes] == [shoe_document(table.shoes[n]) for n in table.shoes]
+    assert again.status == table.status
