@@ -11,6 +11,9 @@ Hand-worked rounds (docs/domain.md section 1):
 
 from __future__ import annotations
 
+import jsonschema
+
+from roads.snapshot import schema as snapshot_schema
 from support.feed import close_app, make_app
 from web.render.model import BoardOptions, board_model
 from web.service import get_service
@@ -85,6 +88,7 @@ def test_face_down_draws_show_as_backs_then_faces(tmp_path):
     assert ip["drawn"] == [{"position": 1, "side": "player", "nth": 1}, {"position": 2, "side": "banker", "nth": 1},
                            {"position": 3, "side": "player", "nth": 2}, {"position": 4, "side": "banker", "nth": 2}]
     assert snap(c)["in_progress"] == ip
+    jsonschema.validate(snap(c), snapshot_schema())
     model = board_model(snap(c), BoardOptions(), now=START)
     assert backs(model) == 4 and "Banker's 2nd card drawn" in words(model)
     zh = board_model(snap(c), BoardOptions(lang="zh"), now=START)
@@ -141,6 +145,7 @@ def test_shoe_error_on_the_state_until_cleared(tmp_path):
     assert post(c, "state", {"shoe_error": {"code": 1, "name": "card_unreadable"}}).status_code == 200
     since = snap(c)["state"]["since"]
     s = snap(c)
+    jsonschema.validate(s, snapshot_schema())
     assert s["state"]["state"] == "dealing" and s["state"]["shoe_error"]["name"] == "card_unreadable"
     for lang, line in (("en", "Shoe: card cannot be read"), ("zh", "牌靴：无法读取牌"), ("th", "ขอนไพ่: อ่านไพ่ไม่ได้")):
         assert line in words(board_model(s, BoardOptions(lang=lang), now=START))
@@ -179,6 +184,7 @@ def test_held_round_leaves_the_roads_until_the_supervisor_records_it(tmp_path):
     refused(c, "shoes/1/rounds/3/hold", dict(HOLD, message="another"), 409, "round_held", "reason")
     refused(c, "shoes/1/rounds/3/cards", {"position": 4, "cards": ["2C"]}, 409, "round_held", "round")
     s = snap(c)
+    jsonschema.validate(s, snapshot_schema())
     assert "in_progress" not in s
     assert s["alarm"] == {"round": 3, "reason": "result_mismatch", "message": HOLD["message"], "held": 1}
     assert [b["round"] for b in s["bead_plate"]] == [1, 2]
