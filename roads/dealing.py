@@ -252,6 +252,10 @@ def _match(shoe_no: int, stored: RoundRecord, data: Mapping[str, Any], w: DealCa
     for i, side in enumerate(w.sides):  # cards drawn face down: the same sides as recorded
         k = w.position + i
         if k > len(dealt):
+            if stored.result is None:
+                raise RoundVoided(f"{where} was voided in progress after {len(dealt)} card(s) "
+                                  f"({stored.void['reason']!r}); card {k} is not dealt", field=f"sides[{i}]",
+                                  extra={"stored": stored.export(shoe_no)})
             raise DealOrder(f"{where} is complete with {len(dealt)} cards; card {k} is not dealt", field=f"sides[{i}]")
         if sides[k - 1] != side:
             raise CardConflict(f"card {k} of {where} is the {sides[k - 1]}'s ({dealt[k - 1]}); got the {side}'s",

@@ -208,3 +208,18 @@ def test_simulated_shoe_tables_round_trip_through_documents_and_replay(seed):
     again = Table.replay("T1", events)
     assert [shoe_document(again.shoes[n]) for n in again.shoes] == [shoe_document(table.shoes[n]) for n in table.shoes]
     assert again.status == table.status
+
+
+def test_backs_for_recorded_and_voided_rounds():
+    rec = Recorder()
+    rec.write(RecordRound(1, 1, NATURAL_9))
+    assert rec.write(DealCards(1, 1, 1, (), sides=("player", "banker"))).__class__.__name__ == "Unchanged"
+    with pytest.raises(CardConflict):
+        rec.write(DealCards(1, 1, 2, (), sides=("player",)))
+    with pytest.raises(DealOrder):
+        rec.write(DealCards(1, 1, 5, (), sides=("player",)))     # natural 9: complete after 4 cards
+    rec.write(DealCards(1, 2, 1, ("2C",)))
+    rec.write(VoidRound(1, 2, "misdeal"))
+    from roads.errors import RoundVoided
+    with pytest.raises(RoundVoided):
+        rec.write(DealCards(1, 2, 2, (), sides=("banker",)))
