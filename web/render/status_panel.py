@@ -202,7 +202,7 @@ def alert_bands(snapshot: Mapping[str, Any], width: int, height: int, lang: str,
     for words in reversed(alert_lines(snapshot, lang)):
         t, s = fit(words, width * 0.94, size, lang, min_size=min_px)
         top = bottom - h
-        out.insert(0, panel("banner", {"x": round(x), "y": top, "w": round(width), "h": h - 2 if out else h}, "offline",
+        out.insert(0, panel("banner", {"x": round(x), "y": top, "w": round(width), "h": h}, "offline",
                             [text(t, x + width / 2, top + h / 2, s, "offline_text", lang=lang, anchor="m")]))
         bottom = top
     return out
