@@ -30,7 +30,7 @@ from typing import Any, Iterable, Mapping, Protocol, Sequence
 from roads.cards import Card
 from roads.events import Event
 from roads.outcome import Winner
-from roads.record import InProgressRound, RoundRecord, ShoeRecord, result_of, round_cards
+from roads.record import InProgressRound, ordered_held, RoundRecord, ShoeRecord, result_of, round_cards
 from roads.variants import DEFAULT_VARIANT_ID, Variant, get_variant
 from roads.verdict import Verdict
 
@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 DOCUMENT_FORMAT = 1
 """``"format"`` of a shoe document; :func:`shoe_from_document` refuses any other."""
 
-_OP_NAMES = {"record": "r", "void": "v", "correct": "c"}
+_OP_NAMES = {"record": "r", "void": "v", "correct": "c", "insert": "i"}
 _OP_BY_NAME = {v: k for k, v in _OP_NAMES.items()}
 
 
@@ -63,7 +63,9 @@ def shoe_document(shoe: ShoeRecord) -> dict[str, Any]:
     ``"in_progress"`` while a round is being dealt (only a current shoe). A round is ``{"at",
     "round" (its content now)}`` plus, when they apply, ``"dealer"``, ``"void": {"reason",
     "at"}``, ``"corrections": [{"at", "reason", "previous"}]`` and ``"incomplete": true`` (voided
-    while dealt card by card: no result). Times are Unix seconds. What is derived is left out:
+    while dealt card by card: no result) and ``"held": {"reason", "message", "shoe_result",
+    "player", "banker", "at"}`` (held for the supervisor; ``"incomplete"`` until resolved). Times
+    are Unix seconds. What is derived is left out:
     results (from the content), the content as first recorded (the first correction's
     ``previous``), the copies out of the shoe (burn and every round's cards), and the recording
     operations (one per complete round, in order); ``"edits"`` holds the void and correct
@@ -81,6 +83,8 @@ def shoe_document(shoe: ShoeRecord) -> dict[str, Any]:
                                   for c in r.corrections]
         if r.result is None:
             one["incomplete"] = True
+        if r.held is not None:
+            one["held"] = ordered_held(r.held)
         rounds.append(one)
     doc: dict[str, Any] = {
         "format": DOCUMENT_FORMAT, "shoe": shoe.number, "variant": shoe.variant.id, "decks": shoe.decks,
@@ -95,6 +99,8 @@ def shoe_document(shoe: ShoeRecord) -> dict[str, Any]:
     if ip is not None:
         doc["in_progress"] = {"number": ip.number, "started_at": ip.started_at, "cards": list(ip.cards),
                               "burn": list(ip.burn), "cut_card": ip.cut_card}
+        if ip.backs:
+            doc["in_progress"]["backs"] = list(ip.backs)
     return doc
 
 
@@ -119,12 +125,14 @@ def shoe_from_document(doc: Mapping[str, Any]) -> ShoeRecord:
         incomplete = bool(one.get("incomplete"))
         result = None if incomplete else result_of(data)
         void = one.get("void")
+        held = one.get("held")
         r = RoundRecord(number, data, original, result, one["at"],
                         void=None if void is None else {"reason": void["reason"], "at": void["at"]},
-                        corrections=corrections, dealer=one.get("dealer"))
+                        corrections=corrections, dealer=one.get("dealer"),
+                        held=None if held is None else ordered_held(held))
         shoe.rounds.append(r)
         copies.update(c for _, c in round_cards(data))
-        if not incomplete:
+        if not incomplete and held is None:  # a resolved held round is counted by its "i" edit
             recorded.append(("record", number, result if original is data else result_of(original)))
     edits = doc.get("edits", ())
     ops: list[tuple[str, int, Any]] = []
@@ -136,17 +144,17 @@ def shoe_from_document(doc: Mapping[str, Any]) -> ShoeRecord:
         op = _OP_BY_NAME[name]
         if op == "void":
             ops.append(("void", number, None))
-        else:
+        else:  # "correct", or "insert" (a held round resolved by its first correction)
             r = shoe.rounds[number - 1]
             k = corrected[number] = corrected[number] + 1  # this is the round's k-th correction
             after = r.corrections[k]["previous"] if k < len(r.corrections) else r.data
-            ops.append(("correct", number, r.result if after is r.data and r.result is not None else result_of(after)))
+            ops.append((op, number, r.result if after is r.data and r.result is not None else result_of(after)))
     ops.extend(records)
     shoe.ops = ops
     ip = doc.get("in_progress")
     if ip is not None:
         shoe.in_progress = InProgressRound(int(ip["number"]), ip["started_at"], list(ip["cards"]), list(ip["burn"]),
-                                           bool(ip["cut_card"]))
+                                           bool(ip["cut_card"]), list(ip.get("backs", ())))
         copies.update(shoe.in_progress.taken())
     return shoe
 
@@ -213,6 +221,8 @@ def shoe_stats(shoe: ShoeRecord) -> dict[str, Any]:
     voided = 0
     for r in shoe.rounds:
         res = r.result
+        if r.on_hold:  # waits for the supervisor: neither counted nor voided yet
+            continue
         if r.void is not None or res is None:
             voided += 1
             continue

@@ -123,6 +123,14 @@ class RoundVoided(RecordConflict):
     code = "round_voided"
 
 
+class RoundHeld(RecordConflict):
+    """A write about a round held for the supervisor (``docs/shoes.md`` section "Feed
+    extensions"): more cards for it, or another hold (``extra["stored"]``: its export). A held
+    round is resolved by a correction (PUT) or a void."""
+
+    code = "round_held"
+
+
 class RoundInProgress(RecordConflict):
     """A write that needs the round in progress finished (or voided) first: a new shoe, a
     later round, a correction of the round in progress (``extra["in_progress"]``)."""

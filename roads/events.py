@@ -20,8 +20,15 @@ Kinds (:data:`EVENT_KINDS`) and their ``data`` (``round`` = a canonical round of
   before the round, with its first card), ``"cut_card": true`` and ``"opens_shoe"`` (as for
   ``"round"``) when they apply. The card that completes a round is not a ``"card"`` event:
   the whole round is recorded by a ``"round"`` event, exactly as if it had been posted whole.
+- ``"card"`` with ``"sides": [...]`` instead of ``"cards"``: cards that left the shoe face
+  down at positions ``position``.. for those sides (``"player"`` / ``"banker"``); their faces
+  come later as ordinary ``"card"`` events (or the ``"round"`` event)
+- ``"hold"``: ``{"reason", "message", "shoe_result": {...} | None, "player": [...], "banker":
+  [...]}``: the round in progress held for the supervisor (``docs/shoes.md``): it leaves the
+  in-progress slot, kept with the cards dealt so far, in no road until resolved
 - ``"state"``: ``{"state": str | None, "since": float | None, "closes_at": float | None,
-  "dealer": str | None, "limits": {...} | None}`` (the whole state after the write; ``shoe``
+  "dealer": str | None, "limits": {...} | None}`` plus ``"shoe_error": {"code", "name"}`` while
+  the shoe reports an error (the whole state after the write; ``shoe``
   is the current shoe's number, 0 before the first; ``round`` is ``None``)
 
 Standard library only.
@@ -49,12 +56,16 @@ CARD = "card"
 """Event kind: cards of the round in progress, dealt card by card (the round's completion is a
 ``"round"`` event)."""
 
+HOLD = "hold"
+"""Event kind: the round in progress held for the supervisor (the shoe's result disagrees with
+its cards, docs/shoes.md); resolved by a ``"correct"`` or ``"void"`` event."""
+
 STATE = "state"
 """Event kind: the table's state (betting, dealing, ...), dealer and limits."""
 
-EVENT_KINDS: tuple[str, ...] = (SHOE, ROUND, VOID, CORRECT, CARD, STATE)
+EVENT_KINDS: tuple[str, ...] = (SHOE, ROUND, VOID, CORRECT, CARD, STATE, HOLD)
 """The kinds of event: a shoe started explicitly, a round recorded, voided, corrected, cards
-of the round in progress, the table's state."""
+of the round in progress, the table's state, a round held for the supervisor."""
 
 
 @dataclass(frozen=True, slots=True)

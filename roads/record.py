@@ -171,14 +171,66 @@ def position_field(position: int, player_cards: int) -> str:
     return "player[2]" if position == 5 and player_cards == 3 else "banker[2]"
 
 
+SHOE_RESULT_KEYS: tuple[str, ...] = ("winner", "banker_six", "player_pair", "banker_pair")
+"""The keys of a card-reading shoe's own result of a round (a held round's ``shoe_result``), in
+their one order."""
+
+
+def ordered_held(held: Mapping[str, Any]) -> dict[str, Any]:
+    """A held round's record ``{"reason", "message", "shoe_result", "player", "banker", "at"}``
+    in its one key order (``shoe_result`` in :data:`SHOE_RESULT_KEYS` order), e.g. read back from
+    a store that sorts keys, so it encodes to the same bytes."""
+    r = held.get("shoe_result")
+    return {"reason": held["reason"], "message": held["message"],
+            "shoe_result": None if r is None else {k: r[k] for k in SHOE_RESULT_KEYS},
+            "player": list(held["player"]), "banker": list(held["banker"]), "at": held["at"]}
+
+
+def face_sides(cards: Iterable[str]) -> list[str]:
+    """The side (``"player"`` / ``"banker"``) of each card of a round in deal order, by the
+    tableau (:func:`roads.tableau.next_card`); stops at the round's end."""
+    player: list[Card] = []
+    banker: list[Card] = []
+    out: list[str] = []
+    for text in cards:
+        side = next_card(player, banker)
+        if side is None:
+            break
+        out.append(side)
+        (player if side == "player" else banker).append(Card.parse(text))
+    return out
+
+
+def check_backs(faces: list[str], backs: list[str]) -> int | None:
+    """Whether cards drawn face down at positions ``len(faces)+1``.. with sides ``backs`` can be
+    dealt after the faces ``faces`` (docs/domain.md section 1: cards 1-4 go P, B, P, B; the
+    card right after the faces is the tableau's next; a sixth card is the banker's and comes
+    only after the player's third): the 0-based index in ``backs`` of the first that cannot,
+    or ``None``. Raises nothing."""
+    player, banker, due = split_deal(faces)
+    for i, side in enumerate(backs):
+        k = len(faces) + 1 + i
+        if k > 6:
+            return i
+        if i == 0 and side != due:  # the next card: the tableau says whose (None: complete)
+            return i
+        if k <= 4 and side != ("player" if k % 2 else "banker"):
+            return i
+        if k == 6 and (side != "banker" or (k - 2 >= len(faces) and backs[i - 1] != "player")):
+            return i
+    return None
+
+
 @dataclass(slots=True)
 class InProgressRound:
     """The round being dealt card by card (at most one per table, in its current shoe).
 
-    ``number``: its round number; ``cards``: the cards dealt so far in deal order (canonical
+    ``number``: its round number; ``cards``: the faces dealt so far in deal order (canonical
     strings, 1-5: the sixth, or the one that completes the round, records it whole); ``burn``:
     cards burned before it; ``cut_card``: the cut card came out; ``started_at``: Unix seconds
-    of its first card.
+    of its first card; ``backs``: the sides (``"player"`` / ``"banker"``) of cards drawn face
+    down after ``cards``, at positions ``len(cards)+1``.. (docs/shoes.md, face-down draws:
+    each takes its face later, in deal order).
     """
 
     number: int
@@ -186,9 +238,10 @@ class InProgressRound:
     cards: list[str] = field(default_factory=list)
     burn: list[str] = field(default_factory=list)
     cut_card: bool = False
+    backs: list[str] = field(default_factory=list)
 
     def hands(self) -> tuple[list[str], list[str], str | None]:
-        """``(player, banker, next side)`` of the cards so far (:func:`split_deal`)."""
+        """``(player, banker, next side)`` of the faces so far (:func:`split_deal`)."""
         return split_deal(self.cards)
 
     def data(self, cards: Iterable[str] = ()) -> dict[str, Any]:
@@ -203,15 +256,23 @@ class InProgressRound:
         return out
 
     def taken(self) -> list[Card]:
-        """Every card this round took out of the shoe so far: burn, then dealt."""
+        """Every card this round took out of the shoe so far with its face known: burn, then dealt
+        (cards drawn face down count once their face comes)."""
         return [Card.parse(c) for c in self.burn + self.cards]
+
+    def sides(self) -> list[str]:
+        """The side of every card drawn so far, faces then backs, in deal order."""
+        return face_sides(self.cards) + list(self.backs)
 
     def to_json(self) -> dict[str, Any]:
         """``{"round", "player", "banker", "burn", "cut_card", "player_total", "banker_total",
         "next"}``: the cards face up on each side, running totals (sum of values mod 10), and
-        whose card comes next (``"player"`` / ``"banker"``)."""
+        whose card comes next by those faces (``"player"`` / ``"banker"``). While cards are face
+        down, also ``"cards": [{"side", "card" (``None``: face down)}]`` (every card drawn, deal
+        order) and ``"drawn": [{"position", "side", "nth"}]`` (the face-down ones: deal position,
+        side, the side's 1st-3rd card)."""
         player, banker, side = self.hands()
-        return {
+        out = {
             "round": self.number,
             "player": player,
             "banker": banker,
@@ -221,6 +282,13 @@ class InProgressRound:
             "banker_total": hand_total(parse_cards(banker)),
             "next": side,
         }
+        if self.backs:
+            sides = self.sides()
+            faces: list[str | None] = [*self.cards, *([None] * len(self.backs))]
+            out["cards"] = [{"side": s, "card": c} for s, c in zip(sides, faces)]
+            out["drawn"] = [{"position": k, "side": s, "nth": sides[:k].count(s)}
+                            for k, s in enumerate(sides, 1) if k > len(self.cards)]
+        return out
 
 
 # ----------------------------------------------------------------------------- record
@@ -243,6 +311,25 @@ class RoundRecord:
     dealer: str | None = None
     """The table's dealer (:attr:`roads.table_state.TableStatus.dealer`) when the round was
     recorded; not part of :meth:`export` (the gaming-day statistics read it)."""
+    held: dict[str, Any] | None = None
+    """``{"reason", "message", "shoe_result", "player", "banker", "at"}`` once held for the
+    supervisor (a ``"hold"`` event, docs/shoes.md); kept after it is resolved (a correction
+    records the round, a void voids it)."""
+
+    @property
+    def on_hold(self) -> bool:
+        """Held for the supervisor and not resolved yet (no result, not voided)."""
+        return self.held is not None and self.result is None and self.void is None
+
+    def held_json(self) -> dict[str, Any] | None:
+        """``{"reason", "message", "shoe_result", "player", "banker", "at" (ISO 8601),
+        "resolved"}`` once held, else ``None``."""
+        h = self.held
+        if h is None:
+            return None
+        return {"reason": h["reason"], "message": h["message"], "shoe_result": h["shoe_result"],
+                "player": list(h["player"]), "banker": list(h["banker"]), "at": iso_time(h["at"]),
+                "resolved": not self.on_hold}
 
     def void_json(self) -> dict[str, Any] | None:
         """``{"reason", "at"}`` (ISO 8601) once voided, else ``None``."""
@@ -264,6 +351,8 @@ class RoundRecord:
         }
         if self.result is None:
             out["incomplete"] = True
+        if self.held is not None:
+            out["held"] = self.held_json()
         return out
 
 
@@ -272,7 +361,8 @@ class ShoeRecord:
     """One shoe of a table.
 
     ``ops`` is the sequence of road operations applied to this shoe (``("record" | "void" |
-    "correct", round number, result or None)``), so a past shoe's roads can be rebuilt exactly
+    "correct" | "insert", round number, result or None)``; ``"insert"``: a held round resolved,
+    counted at its number's place), so a past shoe's roads can be rebuilt exactly
     (:meth:`replay_roads`); ``roads`` is kept only while the shoe is the table's current one.
     ``copies`` counts the cards out of the shoe (burn and rounds, voided ones too).
     ``version`` is the table version of the last event that changed the shoe.
@@ -300,6 +390,10 @@ class ShoeRecord:
         """The recorded round ``number`` (1-based) or ``None``."""
         return self.rounds[number - 1] if 1 <= number <= len(self.rounds) else None
 
+    def held_rounds(self) -> list[RoundRecord]:
+        """The rounds held for the supervisor and not resolved yet, in round order."""
+        return [r for r in self.rounds if r.on_hold]
+
     def cut_card_round(self) -> int | None:
         """The number of the counted round flagged ``cut_card`` (the shoe's last), if any."""
         for r in self.rounds:
@@ -313,6 +407,8 @@ class ShoeRecord:
         for op, number, result in self.ops:
             if op == "record":
                 roads.record(number, result)
+            elif op == "insert":
+                roads.insert(number, result)
             elif op == "void":
                 roads.void(number)
             else:
@@ -321,14 +417,15 @@ class ShoeRecord:
 
     def summary(self, live: bool) -> dict[str, Any]:
         """JSON-ready line of a table's shoe listing: ``{"shoe", "live", "variant": {"id",
-        "name"}, "decks", "rounds" (recorded, voided included), "counted", "voided",
-        "started_at", "ended_at" (ISO 8601 UTC; ``None`` while live), "last_round_at", "burn",
+        "name"}, "decks", "rounds" (recorded, voided and held included), "counted", "voided",
+        "held" (only when rounds wait for the supervisor: their number), "started_at", "ended_at" (ISO 8601 UTC; ``None`` while live), "last_round_at", "burn",
         "cut_card_position", "cut_card_round", "version"}``. Built once per ``(version, live)``;
         shared: do not mutate."""
         cached = self._summary
         if cached is not None and cached[0] == self.version and cached[1] == live:
             return cached[2]
         voided = sum(1 for r in self.rounds if r.void is not None)
+        held = sum(1 for r in self.rounds if r.on_hold)
         last_at = self.rounds[-1].at if self.rounds else None
         out = {
             "shoe": self.number,
@@ -336,7 +433,7 @@ class ShoeRecord:
             "variant": {"id": self.variant.id, "name": self.variant.name},
             "decks": self.decks,
             "rounds": len(self.rounds),
-            "counted": len(self.rounds) - voided,
+            "counted": len(self.rounds) - voided - held,
             "voided": voided,
             "started_at": iso_time(self.started_at),
             "ended_at": None if live else iso_time(last_at if last_at is not None else self.started_at),
@@ -346,5 +443,7 @@ class ShoeRecord:
             "cut_card_round": self.cut_card_round(),
             "version": self.version,
         }
+        if held:
+            out["held"] = held
         self._summary = (self.version, live, out)
         return out

@@ -214,6 +214,30 @@ class ShoeRoads:
         self._apply(round_number, result)
         self._changes += 1
 
+    def insert(self, round_number: int, result: RoundResult) -> None:
+        """Count a round recorded late at its number's place (a round held for the supervisor,
+        then resolved, docs/shoes.md): later rounds move down in every road, as if it had been
+        recorded in order. After the last round it is :meth:`record`.
+
+        Raises :class:`RoundNumberError` for a number already recorded (void or not) or not a
+        positive integer, ``TypeError`` for a result that is not a :class:`RoundResult`.
+        Nothing changes when it raises.
+        """
+        _check_number(round_number)
+        _check_result(result)
+        if round_number > self._last_number:
+            self.record(round_number, result)
+            return
+        if self._index(round_number) is not None or round_number in self._void:
+            raise RoundNumberError(round_number, f"round {round_number!r} is already recorded in this shoe")
+        i = bisect_left(self._numbers, round_number)
+        tail = self._rewind(i)
+        self._numbers.insert(i, round_number)
+        self._results.insert(i, result)
+        self._j_voided = None
+        self._replay([(round_number, result)] + tail)
+        self._changes += 1
+
     def void(self, round_number: int) -> None:
         """Void a recorded round: it leaves every road and count; later rounds move up.
 

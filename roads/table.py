@@ -34,7 +34,11 @@ The rules (``docs/api.md`` section "Feed (writes)"; ``docs/domain.md`` sections 
   a correction keeps the previous content in the round's history;
 * a round may be dealt card by card (:mod:`roads.dealing`): while it is in progress no other
   round or shoe starts, and once complete it is recorded exactly as if posted whole;
-* the table's state, dealer and limits are set by :class:`roads.table_state.SetState`.
+* the table's state, dealer, limits and shoe error are set by :class:`roads.table_state.SetState`;
+* the round in progress may be held for the supervisor (:class:`HoldRound`, ``docs/shoes.md``
+  section "Feed extensions": a card-reading shoe's result disagrees with its cards): it leaves the
+  in-progress slot with its cards so far (the next round may start), in no road, until a
+  correction records it at its number's place or a void voids it.
 
 Standard library only.
 """
@@ -48,15 +52,15 @@ from typing import Any, Callable, Iterable, Mapping, Union
 
 from roads.cards import Card, CardError
 from roads.errors import (
-    AlreadyVoided, BadCardText, BurnCount, CutCardPosition, RoundConflict, RoundGap, RoundVoided, ShoeBackwards, ShoeConflict,
-    RoundInProgress, ShoeEnded, UnknownRound, UnknownShoe, UnknownVariant,
+    AlreadyVoided, BadCardText, BurnCount, CutCardPosition, RoundConflict, RoundGap, RoundHeld, RoundVoided, ShoeBackwards,
+    ShoeConflict, RoundInProgress, ShoeEnded, UnknownRound, UnknownShoe, UnknownVariant,
 )
 from roads import dealing, table_state
 from roads.archive import Commit, LivePart, MemoryShoes, PastShoes, archive, shoe_document, shoe_from_document, variant_or_default
 from roads.dealing import DealCards
-from roads.events import CARD, CORRECT, ROUND, SHOE, STATE, VOID, Event, Unchanged
+from roads.events import CARD, CORRECT, HOLD, ROUND, SHOE, STATE, VOID, Event, Unchanged
 from roads.record import (
-    RoundRecord, ShoeRecord, check_copies, describe, ordered_round, result_of, round_cards,
+    ordered_held, RoundRecord, ShoeRecord, check_copies, describe, ordered_round, result_of, round_cards,
 )
 from roads.shoe import ShoeError, check_cut_card_position
 from roads.shoe_roads import ShoeRoads
@@ -138,7 +142,51 @@ class CorrectRound:
         object.__setattr__(self, "data", ordered_round(self.data))
 
 
-Write = Union[RecordRound, StartShoe, VoidRound, CorrectRound, DealCards, SetState]
+HOLD_REASONS: tuple[str, ...] = ("result_mismatch", "result_before_complete", "frames_lost")
+"""Why a card-reading shoe's adapter holds a round (docs/shoes.md section "Rounds")."""
+
+
+@dataclass(frozen=True, slots=True)
+class HoldRound:
+    """Hold round ``round`` of shoe ``shoe`` (the round in progress) for the supervisor:
+    ``reason`` (:data:`HOLD_REASONS`), ``message`` (what the adapter saw, up to 500
+    characters), ``shoe_result`` (the shoe's own result ``{"winner": "P" | "B" | "T",
+    "banker_six", "player_pair", "banker_pair"}`` or ``None``), ``player`` / ``banker`` (the
+    cards the adapter read, canonical strings, up to 3 a side).
+
+    Construction raises :class:`roads.errors.BadCardText` (field ``"player[i]"`` /
+    ``"banker[i]"``) for a card that does not parse; the shapes are the schema's
+    (:class:`web.http.schemas_live.HoldIn`)."""
+
+    shoe: int
+    round: int
+    reason: str
+    message: str
+    shoe_result: Mapping[str, Any] | None = None
+    player: tuple[str, ...] = ()
+    banker: tuple[str, ...] = ()
+    creates_table = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "player", tuple(self.player))
+        object.__setattr__(self, "banker", tuple(self.banker))
+        for name in ("player", "banker"):
+            for i, text in enumerate(getattr(self, name)):
+                try:
+                    Card.parse(text)
+                except CardError as e:
+                    raise BadCardText(str(e), field=f"{name}[{i}]") from None
+
+    def data(self) -> dict[str, Any]:
+        """The ``"hold"`` event payload (keys in one order)."""
+        r = self.shoe_result
+        result = None if r is None else {"winner": r["winner"], "banker_six": bool(r["banker_six"]),
+                                         "player_pair": bool(r["player_pair"]), "banker_pair": bool(r["banker_pair"])}
+        return {"reason": self.reason, "message": self.message, "shoe_result": result,
+                "player": list(self.player), "banker": list(self.banker)}
+
+
+Write = Union[RecordRound, StartShoe, VoidRound, CorrectRound, DealCards, SetState, HoldRound]
 """A write to a table's record (each class has ``creates_table``: whether it may be a new
 table's first write)."""
 
@@ -403,6 +451,12 @@ class Table:
         result_of(w.data)
         if in_progress:
             raise self._in_progress(s, "a correction of it")
+        if r.on_hold:  # the supervisor's round: recorded now, at its number's place
+            if w.data.get("cut_card") and w.round < len(s.rounds):
+                raise ShoeEnded(f"round {w.round} cannot carry the cut card: shoe {w.shoe} has rounds up to "
+                                f"{len(s.rounds)}", field="cut_card")
+            check_copies(s.copies, s.decks, round_cards(w.data), w.shoe, removed=[c for _, c in round_cards(r.data)])
+            return self._event(CORRECT, w.shoe, w.round, {"round": w.data, "reason": w.reason}, clock())
         if r.void is not None:
             raise RoundVoided(f"shoe {w.shoe} round {w.round} is voided ({r.void['reason']!r}); "
                               "a voided round is not corrected", field="round", extra={"stored": r.export(w.shoe)})
@@ -446,6 +500,32 @@ class Table:
             data["opens_shoe"] = opens
         return self._event(kind, w.shoe, w.round, data, at)
 
+    def _decide_hold(self, w: HoldRound, clock: Callable[[], float]) -> Event | Unchanged:
+        """The ``"hold"`` event of the round in progress, or unchanged for the same hold again.
+        Raises UnknownShoe, UnknownRound (neither in progress nor recorded), RoundHeld (held
+        with another reason, message, result or cards; ``extra["stored"]``), RoundVoided,
+        RoundConflict (a recorded round is not held)."""
+        s = self.shoe(w.shoe)
+        ip = s.in_progress
+        if ip is not None and ip.number == w.round:
+            return self._event(HOLD, w.shoe, w.round, w.data(), clock())
+        r = s.round(w.round)
+        if r is None:
+            raise UnknownRound(f"shoe {w.shoe} of table {self.id!r} has no round {w.round} in progress or recorded",
+                               field="round")
+        if r.held is not None:
+            stored = {k: r.held[k] for k in ("reason", "message", "shoe_result", "player", "banker")}
+            if stored == w.data():
+                return Unchanged(w.shoe, w.round)
+            raise RoundHeld(f"shoe {w.shoe} round {w.round} is already held ({r.held['reason']}: "
+                            f"{r.held['message']!r})"[:500], field="reason", extra={"stored": r.export(w.shoe)})
+        if r.void is not None:
+            raise RoundVoided(f"shoe {w.shoe} round {w.round} is voided ({r.void['reason']!r}); it is not held",
+                              field="round", extra={"stored": r.export(w.shoe)})
+        raise RoundConflict(f"shoe {w.shoe} round {w.round} of table {self.id!r} is recorded ({describe(r.data)}); "
+                            "only the round in progress is held", table=self.id, shoe=w.shoe, round=w.round,
+                            extra={"stored": r.export(w.shoe)})
+
     def _decide_state(self, w: SetState, clock: Callable[[], float]) -> Event | Unchanged:
         """The ``"state"`` event of the whole new state (:func:`roads.table_state.next_status`;
         its ``shoe`` is the current shoe's number, 0 before the first), or unchanged when ``w``
@@ -466,6 +546,7 @@ class Table:
         CorrectRound: _decide_correct,
         DealCards: _decide_cards,
         SetState: _decide_state,
+        HoldRound: _decide_hold,
     }
 
     # ------------------------------------------------------------------ applying
@@ -584,6 +665,20 @@ class Table:
         _void_round(s, ev)
         return s
 
+    def _apply_hold(self, ev: Event) -> ShoeRecord:
+        """The round in progress leaves the slot, kept with its cards so far as held (no result,
+        in no road; its cards stay out of the shoe)."""
+        s = self._stored_shoe(ev)
+        ip = s.in_progress
+        if ip is None or ip.number != ev.round:
+            raise ValueError(f"table {self.id!r} event {ev.seq}: hold of round {ev.round}, not in progress")
+        data = ip.data()
+        d = ev.data
+        held = ordered_held({**d, "at": ev.at})
+        s.rounds.append(RoundRecord(ip.number, data, data, None, ip.started_at, dealer=self.status.dealer, held=held))
+        s.in_progress = None
+        return s
+
     def _apply_correct(self, ev: Event) -> ShoeRecord:
         s = self._stored_shoe(ev)
         _correct_round(s, ev)
@@ -608,6 +703,7 @@ class Table:
         CORRECT: _apply_correct,
         CARD: _apply_cards,
         STATE: _apply_state,
+        HOLD: _apply_hold,
     }
 
 
@@ -621,24 +717,33 @@ def _stored_round(s: ShoeRecord, ev: Event) -> RoundRecord:
 def _void_round(s: ShoeRecord, ev: Event) -> None:
     """A ``"void"`` event on a recorded round of ``s`` (kept, counted nowhere)."""
     r = _stored_round(s, ev)
+    held = r.on_hold
     r.void = {"reason": ev.data["reason"], "at": ev.at}
+    if held:  # a held round was never counted: nothing leaves the roads
+        return
     s.ops.append(("void", r.number, None))
     if s.roads is not None:
         s.roads.void(r.number)
 
 
 def _correct_round(s: ShoeRecord, ev: Event) -> None:
-    """A ``"correct"`` event on a recorded round of ``s``: new content, the previous kept in its history."""
+    """A ``"correct"`` event on a recorded round of ``s``: new content, the previous kept in its
+    history (a held round: recorded, counted at its number's place)."""
     r = _stored_round(s, ev)
     data = ordered_round(ev.data["round"])
     result = result_of(data)
     s.copies.subtract(c for _, c in round_cards(r.data))
     s.copies.update(c for _, c in round_cards(data))
     r.corrections.append({"at": ev.at, "reason": ev.data.get("reason"), "previous": r.data})
+    held = r.on_hold
     r.data, r.result = data, result
-    s.ops.append(("correct", r.number, result))
+    op = "insert" if held else "correct"  # a held round resolved: counted at its number's place
+    s.ops.append((op, r.number, result))
     if s.roads is not None:
-        s.roads.correct(r.number, result)
+        if held:
+            s.roads.insert(r.number, result)
+        else:
+            s.roads.correct(r.number, result)
 
 
 _PAST_CHANGES: dict[str, Callable[[ShoeRecord, Event], None]] = {VOID: _void_round, CORRECT: _correct_round}

@@ -5,7 +5,8 @@ A :class:`SetState` write sets any of them (``docs/api.md`` section "Feed (write
 :func:`next_status` is the :class:`TableStatus` it leads to, which
 :class:`roads.table.Table` records as a ``"state"`` event. One of :data:`TABLE_STATES`
 (``None`` = not known), since when, the time betting closes (Unix seconds, ``betting`` only),
-the dealer's name, and table limits (:func:`check_limits`) that override the configured ones.
+the dealer's name, table limits (:func:`check_limits`) that override the configured ones, and the
+card-reading shoe's error (:func:`check_shoe_error`, ``docs/shoes.md``) until the shoe clears it.
 
 Standard library only.
 """
@@ -40,6 +41,39 @@ class _Keep:
 KEEP: Any = _Keep()
 """A :class:`SetState` field left as it is."""
 
+SHOE_ERROR_CODES = range(1, 64)
+"""A shoe error's code: the Angel Eye ``E`` frame's ``byte & 0x3F`` (docs/shoes.md), 1-63."""
+
+SHOE_ERROR_NAMES: tuple[str, ...] = (
+    "card_unreadable", "overdraw", "button_mishandled", "card_returned_exit", "card_returned_inside",
+    "card_code_error", "drawing_timeout",
+)
+"""The named shoe errors (codes 1-7 of docs/shoes.md section "Angel Eye"); boards show any other
+name as "Shoe: error <code>"."""
+
+
+def check_shoe_error(value: Any) -> dict[str, Any] | None:
+    """A shoe error checked and in its one key order: ``{"code": int 1-63, "name": str}`` (name:
+    1-40 of ``a-z``, ``0-9``, ``_``), or ``None`` (no error). Raises
+    :class:`roads.errors.BadTableState` (field ``"shoe_error.code"`` / ``".name"``)."""
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise BadTableState(f"shoe_error must be an object {{code, name}} or null, got {value!r}"[:200],
+                            field="shoe_error")
+    unknown = set(value) - {"code", "name"}
+    if unknown:
+        raise BadTableState(f"shoe_error has unknown key(s) {', '.join(sorted(map(repr, unknown)))}"[:200],
+                            field=f"shoe_error.{sorted(map(str, unknown))[0]}"[:80])
+    code, name = value.get("code"), value.get("name")
+    if isinstance(code, bool) or not isinstance(code, int) or code not in SHOE_ERROR_CODES:
+        raise BadTableState(f"shoe_error.code must be an integer 1-63, got {code!r}"[:200], field="shoe_error.code")
+    if (not isinstance(name, str) or not 1 <= len(name) <= 40
+            or any(c not in "abcdefghijklmnopqrstuvwxyz0123456789_" for c in name)):
+        raise BadTableState(f"shoe_error.name must be 1-40 of a-z, 0-9 and _, got {name!r}"[:200],
+                            field="shoe_error.name")
+    return {"code": code, "name": name}
+
 
 # ----------------------------------------------------------------------------- the write
 @dataclass(frozen=True, slots=True)
@@ -47,10 +81,11 @@ class SetState:
     """Set the table's state: any of ``state`` (one of :data:`TABLE_STATES` or ``None``),
     ``closes_at`` (Unix seconds) or ``seconds_left`` (from the write's time) while betting,
     ``dealer`` (a name or ``None``), ``limits`` (:func:`check_limits` shape, or ``None`` for the
-    configured ones). Fields left :data:`KEEP` stay as they are.
+    configured ones), ``shoe_error`` (:func:`check_shoe_error`; ``None`` clears it). Fields left
+    :data:`KEEP` stay as they are.
 
     Construction raises :class:`roads.errors.BadTableState` for an unknown state, both a close
-    time and seconds left, negative seconds, or nothing to set.
+    time and seconds left, negative seconds, a bad shoe error, or nothing to set.
     """
 
     state: Any = KEEP
@@ -58,9 +93,12 @@ class SetState:
     seconds_left: float | None = None
     dealer: Any = KEEP
     limits: Any = KEEP
+    shoe_error: Any = KEEP
     creates_table = True
 
     def __post_init__(self) -> None:
+        if self.shoe_error is not KEEP:
+            object.__setattr__(self, "shoe_error", check_shoe_error(self.shoe_error))
         if self.state is not KEEP and self.state is not None and self.state not in TABLE_STATES:
             raise BadTableState(f"state must be one of {', '.join(TABLE_STATES)} or null, got {self.state!r}",
                                 field="state")
@@ -68,9 +106,10 @@ class SetState:
             raise BadTableState("give either closes_at or seconds_left, not both", field="seconds_left")
         if self.seconds_left is not None and self.seconds_left < 0:
             raise BadTableState(f"seconds_left must be 0 or more, got {self.seconds_left!r}", field="seconds_left")
-        if (self.state is KEEP and self.dealer is KEEP and self.limits is KEEP
+        if (self.state is KEEP and self.dealer is KEEP and self.limits is KEEP and self.shoe_error is KEEP
                 and self.closes_at is None and self.seconds_left is None):
-            raise BadTableState("nothing to set: give state, closes_at, seconds_left, dealer or limits", field=None)
+            raise BadTableState("nothing to set: give state, closes_at, seconds_left, dealer, limits or shoe_error",
+                                field=None)
 
 
 # ----------------------------------------------------------------------------- the state
@@ -78,32 +117,45 @@ class SetState:
 class TableStatus:
     """The table's state as the feed set it: ``state`` (:data:`TABLE_STATES` or ``None``),
     ``since`` (Unix seconds the state began), ``closes_at`` (Unix seconds betting closes, only
-    while ``betting``), ``dealer``, ``limits`` (set by the feed; ``None`` = the configured ones)."""
+    while ``betting``), ``dealer``, ``limits`` (set by the feed; ``None`` = the configured ones),
+    ``shoe_error`` (``{"code", "name"}`` while the card-reading shoe reports an error, else
+    ``None``)."""
 
     state: str | None = None
     since: float | None = None
     closes_at: float | None = None
     dealer: str | None = None
     limits: Mapping[str, Any] | None = None
+    shoe_error: Mapping[str, Any] | None = None
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> "TableStatus":
         """Inverse of :meth:`data`: the state a ``"state"`` event's payload records (limits in
         their one key order again, :func:`ordered_limits`)."""
+        error = data.get("shoe_error")
         return cls(data.get("state"), data.get("since"), data.get("closes_at"), data.get("dealer"),
-                   ordered_limits(data.get("limits")))
+                   ordered_limits(data.get("limits")),
+                   None if error is None else {"code": error["code"], "name": error["name"]})
 
     def data(self) -> dict[str, Any]:
-        """The ``"state"`` event payload."""
-        return {"state": self.state, "since": self.since, "closes_at": self.closes_at,
-                "dealer": self.dealer, "limits": None if self.limits is None else dict(self.limits)}
+        """The ``"state"`` event payload (``"shoe_error"`` only while there is one, so a table
+        that never had a shoe error keeps its bytes)."""
+        out = {"state": self.state, "since": self.since, "closes_at": self.closes_at,
+               "dealer": self.dealer, "limits": None if self.limits is None else dict(self.limits)}
+        if self.shoe_error is not None:
+            out["shoe_error"] = dict(self.shoe_error)
+        return out
 
     def to_json(self, configured_limits: Mapping[str, Any] | None) -> dict[str, Any]:
-        """``{"state", "since", "closes_at" (ISO 8601 UTC or null), "dealer", "limits"}``; limits
-        are the feed's, else ``configured_limits``."""
+        """``{"state", "since", "closes_at" (ISO 8601 UTC or null), "dealer", "limits"}`` plus
+        ``"shoe_error": {"code", "name"}`` while the shoe reports one; limits are the feed's,
+        else ``configured_limits``."""
         limits = self.limits if self.limits is not None else configured_limits
-        return {"state": self.state, "since": iso_time(self.since), "closes_at": iso_time(self.closes_at),
-                "dealer": self.dealer, "limits": None if limits is None else dict(limits)}
+        out = {"state": self.state, "since": iso_time(self.since), "closes_at": iso_time(self.closes_at),
+               "dealer": self.dealer, "limits": None if limits is None else dict(limits)}
+        if self.shoe_error is not None:
+            out["shoe_error"] = dict(self.shoe_error)
+        return out
 
     @property
     def blank(self) -> bool:
@@ -135,7 +187,8 @@ def next_status(cur: TableStatus, w: SetState, at: float, variant_of: Callable[[
     if w.limits is not KEEP:
         limits = None if w.limits is None else check_limits(w.limits, variant_of())
     since = cur.since if state == cur.state else at
-    return TableStatus(state, since, closes, dealer, limits)
+    shoe_error = cur.shoe_error if w.shoe_error is KEEP else w.shoe_error
+    return TableStatus(state, since, closes, dealer, limits, shoe_error)
 
 
 # ----------------------------------------------------------------------------- limits

@@ -278,7 +278,10 @@ class RoundFollower:
             position = len(self.slots)
             if position not in self.announced:
                 self.announced.append(position)
-                out.append(self._msg("drawn", shoe=self.shoe, round=self.round, position=position, sides=[side]))
+                drawn = self._msg("drawn", shoe=self.shoe, round=self.round, position=position, sides=[side])
+                if position == 1 and self.next_burn:  # the burn goes with card 1 (again with its face)
+                    drawn["burn"] = list(self.next_burn)
+                out.append(drawn)
         self._advance(out)
 
     def _shown(self, e: Shown, out: list[dict[str, Any]]) -> None:

@@ -105,7 +105,7 @@ def feed_request(m: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
     if kind == "cards":
         return rnd + "/cards", {k: m[k] for k in ("position", "cards", "burn") if k in m}
     if kind == "drawn":
-        return rnd + "/cards", {"position": m["position"], "sides": m["sides"]}
+        return rnd + "/cards", {k: m[k] for k in ("position", "sides", "burn") if k in m}
     if kind == "void":
         return rnd + "/void", {"reason": m["reason"]}
     if kind == "hold":

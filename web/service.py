@@ -290,7 +290,8 @@ class Service:
 
 def ack_body(t: TableSlot, status: str, write: Write, shoe: int, round_no: int | None = None) -> dict[str, Any]:
     """The response body of a write: ``{"status", "table", "version", "shoe"}`` plus, for a
-    round, ``"round"``, its ``"result"`` and ``"void"`` as stored now, or ``"in_progress"``
+    round, ``"round"``, its ``"result"`` and ``"void"`` as stored now (``"held"`` for a round held
+    for the supervisor), or ``"in_progress"``
     while it is dealt card by card; for a table state, ``{"status", "table", "version",
     "state"}`` (caller holds the lock)."""
     table = t.table
@@ -304,6 +305,8 @@ def ack_body(t: TableSlot, status: str, write: Write, shoe: int, round_no: int |
         if stored is not None:
             body["result"] = None if stored.result is None else stored.result.to_json()
             body["void"] = stored.void_json()
+            if stored.held is not None:
+                body["held"] = stored.held_json()
         elif s is not None and s.in_progress is not None and s.in_progress.number == round_no:
             body["in_progress"] = s.in_progress.to_json()
     return body

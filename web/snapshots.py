@@ -2,7 +2,7 @@
 
 :func:`table_view` builds a table's :class:`TableView` from its record after every change: the
 snapshot (``roads/schema/snapshot.schema.json`` plus ``name``, ``live`` and, while there is
-something to say, ``in_progress`` and ``state``) and the table's lobby entry. :func:`build`
+something to say, ``in_progress``, ``state`` and ``alarm``) and the table's lobby entry. :func:`build`
 makes the snapshot of any shoe (a past one too). :func:`encode` is the one JSON encoding of
 everything the service answers; :class:`Encoded` makes it when first asked for.
 """
@@ -108,14 +108,26 @@ def build(t: Slot, s: ShoeRecord | None, roads: ShoeRoads | None, version: int, 
             snap["in_progress"] = s.in_progress.to_json()
         if not t.table.status.blank or t.table.limits is not None:
             snap["state"] = state_json(t.table)
+        if s is not None:
+            held = s.held_rounds()
+            if held:
+                snap["alarm"] = alarm_json(held)
     return snap
+
+
+def alarm_json(held: list[Any]) -> dict[str, Any]:
+    """The snapshot's ``alarm`` while rounds of the live shoe are held for the supervisor
+    (docs/shoes.md): ``{"round", "reason", "message"}`` of the first, plus ``"held"``: how many."""
+    first = held[0]
+    return {"round": first.number, "reason": first.held["reason"], "message": first.held["message"],
+            "held": len(held)}
 
 
 def table_view(t: Slot) -> TableView:
     """The view of ``t``'s current shoe at the table's version: its snapshot and its lobby entry
     ``{"id", "name", "variant": {"id", "name"}, "shoe", "round", "last", "good_roads",
-    "side_bets", "version", "big_road"}`` plus ``in_progress`` and ``state`` when the snapshot
-    has them (caller holds the table's lock)."""
+    "side_bets", "version", "big_road"}`` plus ``in_progress``, ``state`` and ``alarm`` when the
+    snapshot has them (caller holds the table's lock)."""
     table = t.table
     s = table.current
     snap = build(t, s, s.roads if s is not None else None, table.seq, live=True)
@@ -132,7 +144,7 @@ def table_view(t: Slot) -> TableView:
         "version": table.seq,
         "big_road": snap.get("big_road"),
     }
-    for key in ("in_progress", "state"):
+    for key in ("in_progress", "state", "alarm"):
         if key in snap:
             entry[key] = snap[key]
     return TableView(table.seq, snap, Encoded(snap), entry, Encoded(entry))

@@ -456,5 +456,6 @@ def test_every_error_code_is_documented_in_the_api_error_table():
                      "already_voided", "round_voided", "tableau", "result_contradiction", "too_many_copies",
                      "burn_count", "unknown_variant", "unknown_table", "unknown_shoe", "unknown_round", "bad_card",
                      "cut_card_position", "round_in_progress", "card_conflict", "card_gap", "deal_order",
-                     "bad_table_state", "unknown_bet", "bad_table_id", "table_not_allowed", "too_many_tables"}
+                     "bad_table_state", "unknown_bet", "bad_table_id", "table_not_allowed", "too_many_tables",
+                     "round_held"}
     assert codes <= documented

@@ -67,7 +67,7 @@ def test_a_new_shoe_and_its_rounds_land_as_the_tableau_gives_them(service, tmp_p
     # six bytes of power-up noise (00 ff fe 00 80 13), one error raised and cleared, eight rounds
     assert result.output.strip() == (
         f"frames {frames}, repeats {repeats}, noise bytes 6, BCC errors 0, bad frames 0, frames lost 0, "
-        "rounds posted 8, rounds held back 0, messages refused 0, skipped 0, degraded 33, pending 0")
+        "rounds posted 8, rounds held back 0, messages refused 0, skipped 0, degraded 0, pending 0")
     stored = rounds(service, 1)
     assert [(r["feed"]["player"], r["feed"]["banker"]) for r in stored] == NEW_SHOE_ROUNDS
     for r, (player, banker) in zip(stored, NEW_SHOE_ROUNDS):
@@ -80,7 +80,7 @@ def test_a_new_shoe_and_its_rounds_land_as_the_tableau_gives_them(service, tmp_p
     assert [(s["shoe"], s["burn"], s["rounds"], s["voided"]) for s in shoes] == \
         [(1, ["5H", "QS", "2D", "9C", "KH", "4S"], 8, 0)]   # 5 burns five
     state = requests.get(f"{service}/api/tables/T1", timeout=5).json()["state"]
-    assert state["state"] == "result"
+    assert state["state"] == "result" and "shoe_error" not in state   # the error was cleared
 
 
 def test_replaying_again_through_the_same_spool_records_nothing_twice(service, tmp_path):
@@ -108,7 +108,7 @@ def test_errors_extra_cards_a_misdeal_and_a_wrong_shoe_result(service, tmp_path)
     assert [(r["round"], r["feed"].get("player"), r["feed"].get("banker"), r["feed"].get("burn")) for r in stored] == [
         (1, ["4S", "4D"], ["3C", "2H"], None),
         (2, ["KS", "7H"], ["6D", "KC"], None),
-        # held: voided with the cards posted (the fifth, 4S, completed the round: never posted) and the
+        # held with the cards posted (the fifth, 4S, completed the round: never posted) and the
         # extra 7C revoked in round 2, burned before card 1
         (3, ["2C", "3D"], ["5S", "2C"], ["7C"]),
         # misdeal: voided with the cards posted (the fourth completed the natural: held back for the result)
@@ -117,10 +117,14 @@ def test_errors_extra_cards_a_misdeal_and_a_wrong_shoe_result(service, tmp_path)
         (6, ["9S", "8D"], ["5H", "5C", "6H"], None),   # the extra 9S, used as card 1
     ]
     assert [r["result"] and r["result"]["winner"] for r in stored] == ["P", "P", None, None, "T", "P"]
-    assert stored[2]["void"]["reason"].startswith("held for the supervisor: the shoe says B;")
+    assert stored[2]["void"] is None and stored[2]["held"]["message"].startswith("the shoe says B;")
+    assert (stored[2]["held"]["reason"], stored[2]["held"]["player"], stored[2]["held"]["banker"]) == \
+        ("result_mismatch", ["2C", "3D", "4S"], ["5S", "2C"])
     assert stored[3]["void"]["reason"].startswith("misdeal: card 5 (4C, the banker's) is not dealt")
     shoe = requests.get(f"{service}/api/tables/T1/shoes", timeout=5).json()["shoes"][0]
-    assert (shoe["rounds"], shoe["counted"], shoe["voided"]) == (6, 4, 2)
+    assert (shoe["rounds"], shoe["counted"], shoe["voided"], shoe["held"]) == (6, 4, 1, 1)
+    alarm = requests.get(f"{service}/api/tables/T1", timeout=5).json()["alarm"]
+    assert (alarm["round"], alarm["reason"]) == (3, "result_mismatch")
 
 
 def test_a_real_capture_lands_as_one_round(service, tmp_path):
@@ -168,6 +172,5 @@ def test_status_lists_what_the_spool_holds(service, tmp_path):
     assert lines[2].startswith("  round 1-4: voided: misdeal: card 5 (4C, the banker's) is not dealt")
     everything = CliRunner().invoke(main, ["shoe", "status", "--spool", str(tmp_path / "spool"), "--all"],
                                     prog_name="roads").output
-    # the hold went out as a void: the service has no holds yet
-    assert '"type":"void"' in everything.replace(" ", "") and \
-        "degraded: the service has no hold endpoint; voided instead" in everything
+    # the hold went out as a hold (the service holds rounds for the supervisor)
+    assert '"type":"hold"' in everything.replace(" ", "") and "degraded" not in everything.replace("degraded 0", "")

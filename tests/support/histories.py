@@ -9,7 +9,10 @@ one at a time or several, some sent twice), whole card rounds, result-level roun
 voided in progress; and, between rounds, voids and corrections of rounds of the live and of past
 shoes, repeats of past rounds, cards and shoe starts (unchanged or refused), rounds going back.
 It reads the table it writes to (the reference: writes are chosen from what the table holds), so
-run it against one table and keep the writes (:func:`run`).
+run it against one table and keep the writes (:func:`run`). With ``shoe_extensions`` it also
+sends what card-reading shoes add (docs/shoes.md): cards drawn face down before their faces,
+rounds held for the supervisor (resolved later by a correction or a void, some in past shoes),
+and shoe errors set and cleared.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from roads.events import Event, Unchanged
 from roads.outcome import RoundResult
 from roads.record import deal_order
 from roads.shoe import Shoe
-from roads.table import CorrectRound, RecordRound, StartShoe, Table, VoidRound
+from roads.table import CorrectRound, HoldRound, RecordRound, StartShoe, Table, VoidRound
 from roads.table_state import SetState
 from roads.variants import get_variant
 
@@ -84,10 +87,13 @@ def _edit(rng: random.Random, table: Table) -> Iterator[Any]:
         yield RecordRound(max(1, shoe_no - 1), 1, r.original)
 
 
-def table_writes(rng: random.Random, table: Table, *, shoes: int = 4, edits: float = 0.15) -> Iterator[Any]:
+def table_writes(rng: random.Random, table: Table, *, shoes: int = 4, edits: float = 0.15,
+                 shoe_extensions: bool = False) -> Iterator[Any]:
     """The writes of a simulated table (module doc), about ``shoes`` shoes; ``edits`` is the
-    chance of an edit (void, correction, repeat) after each round."""
+    chance of an edit (void, correction, repeat) after each round; ``shoe_extensions``: also
+    face-down draws, holds and their resolutions, shoe errors."""
     number = table.current.number if table.current is not None else 0
+    held: list[tuple[int, int, dict[str, Any]]] = []
     for _ in range(shoes):
         number += 1 if rng.random() < 0.8 else rng.randint(2, 4)
         variant_id = rng.choice(VARIANTS)
@@ -111,7 +117,9 @@ def table_writes(rng: random.Random, table: Table, *, shoes: int = 4, edits: flo
             if dealt.is_last:
                 data["cut_card"] = True
             style = rng.random()
-            if style < 0.45:
+            if shoe_extensions and style < 0.45:
+                yield from _shoe_round(rng, number, round_no, data, held)
+            elif style < 0.45:
                 yield from _card_by_card(rng, number, round_no, data)
             elif style < 0.55:  # a misdeal: some cards, then the round is voided in progress
                 cards = deal_order(data)[: rng.randint(1, 3)]
@@ -126,6 +134,44 @@ def table_writes(rng: random.Random, table: Table, *, shoes: int = 4, edits: flo
                 yield RecordRound(number, round_no, level)
             while rng.random() < edits:
                 yield from _edit(rng, table)
+            while held and rng.random() < 0.3:  # the supervisor resolves a held round
+                shoe_no, held_no, whole = held.pop(rng.randrange(len(held)))
+                if rng.random() < 0.7:
+                    yield CorrectRound(shoe_no, held_no, whole, rng.choice((None, "supervisor")))
+                else:
+                    yield VoidRound(shoe_no, held_no, "supervisor: misdeal")
+
+
+def _shoe_round(rng: random.Random, shoe: int, round_no: int, data: dict[str, Any],
+                held: list[tuple[int, int, dict[str, Any]]]) -> Iterator[Any]:
+    """A round as a card-reading shoe's adapter sends it: each card drawn face down (sometimes)
+    then shown; a shoe error now and then; one round in four held for the supervisor before its
+    last card (kept in ``held`` for a later resolution)."""
+    cards = deal_order(data)
+    player, banker = data["player"], data["banker"]
+    sides = [s for pair in zip(["player", "player"], ["banker", "banker"]) for s in pair] + \
+        ["player"] * (len(player) == 3) + ["banker"] * (len(banker) == 3)
+    burn = tuple(data.get("burn", ()))
+    hold_at = rng.randint(1, len(cards) - 1) if rng.random() < 0.25 else None
+    if rng.random() < 0.1:
+        yield SetState(shoe_error={"code": rng.choice((1, 2, 7, 12)), "name": rng.choice(("card_unreadable",
+                                                                                          "overdraw", "lamp"))})
+    for k, card in enumerate(cards, 1):
+        if hold_at is not None and k > hold_at:
+            break
+        last = k == len(cards)
+        if rng.random() < 0.6:
+            yield DealCards(shoe, round_no, k, (), burn if k == 1 and rng.random() < 0.5 else (), sides=(sides[k - 1],))
+            if rng.random() < 0.1:
+                yield DealCards(shoe, round_no, k, (), sides=(sides[k - 1],))       # again: unchanged
+        yield DealCards(shoe, round_no, k, (card,), burn if k == 1 else (), bool(data.get("cut_card")) and last)
+    if hold_at is not None:
+        yield HoldRound(shoe, round_no, "result_mismatch", f"the shoe says B; the cards: {' '.join(cards)}",
+                        {"winner": "B", "banker_six": False, "player_pair": False, "banker_pair": False},
+                        tuple(player), tuple(banker))
+        held.append((shoe, round_no, data))
+    if rng.random() < 0.15:
+        yield SetState(shoe_error=None)
 
 
 def _card_by_card(rng: random.Random, shoe: int, round_no: int, data: dict[str, Any]) -> Iterator[Any]:
@@ -166,14 +212,14 @@ def outcome(table: Table, write: Any, at: float) -> Event | Unchanged | tuple[st
 
 
 def run(seed: int, *, shoes: int = 4, table_id: str = "T1", variant_id: str | None = None,
-        on_event=None) -> tuple[Table, list[tuple[float, Any]]]:
+        on_event=None, shoe_extensions: bool = False) -> tuple[Table, list[tuple[float, Any]]]:
     """A reference table (past shoes in memory) fed ``table_writes``: ``(table, [(time, write)])``.
     ``on_event(table, event)`` is called for every event before it is applied (a store commits it)."""
     rng = random.Random(seed)
     table = Table(table_id, variant_id)
     clock = Clock(rng)
     done = []
-    for write in table_writes(rng, table, shoes=shoes):
+    for write in table_writes(rng, table, shoes=shoes, shoe_extensions=shoe_extensions):
         at = clock.tick()
         done.append((at, write))
         out = outcome(table, write, at)

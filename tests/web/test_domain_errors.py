@@ -13,7 +13,7 @@ DOCUMENTED = {
     "already_voided": 409, "round_voided": 409, "tableau": 422, "result_contradiction": 422,
     "too_many_copies": 422, "burn_count": 422, "cut_card_position": 422, "unknown_variant": 422, "unknown_table": 404,
     "unknown_shoe": 404, "unknown_round": 404, "bad_card": 400,
-    "round_in_progress": 409, "card_conflict": 409, "card_gap": 409, "deal_order": 422, "bad_table_state": 422,
+    "round_in_progress": 409, "round_held": 409, "card_conflict": 409, "card_gap": 409, "deal_order": 422, "bad_table_state": 422,
     "unknown_bet": 422, "bad_table_id": 400, "table_not_allowed": 403, "too_many_tables": 403,
 }
 

@@ -119,7 +119,7 @@ def test_hostile_lines_are_feed_line_errors_naming_the_line(line, words):
     (with_(shoe=10**9 + 1), "shoe", "'shoe' must be an integer <= 1000000000, got 1000000001"),
     (with_(result={"winner": "X", "player_total": 1, "banker_total": 2, "player_pair": False, "banker_pair": False,
                    "natural": False}, player=..., banker=...), "result", "'result.winner': Input should be 'B', 'P' or 'T', got 'X'"),
-    ('{"type":"state","table":"T1"}', None, "nothing to set: give state, closes_at, seconds_left, dealer or limits"),
+    ('{"type":"state","table":"T1"}', None, "nothing to set: give state, closes_at, seconds_left, dealer, limits or shoe_error"),
     ('{"type":"state","table":"T1","state":"betting","seconds_left":86401}', "seconds_left",
      "'seconds_left' must be a number 0-86400, got 86401"),
     ('{"type":"state","table":"T1","state":"betting","closes_at":"soon"}', "closes_at",

@@ -20,7 +20,7 @@ from web.stores.sqlite_history import catch_up
 
 def state(s):
     return (s.number, s.variant, s.decks, s.started_at, s.explicit, s.burn, s.cut_card_position,
-            [(r.number, r.data, r.original, r.result, r.at, r.void, r.corrections, r.dealer) for r in s.rounds],
+            [(r.number, r.data, r.original, r.result, r.at, r.void, r.corrections, r.dealer, r.held) for r in s.rounds],
             +s.copies, s.ops, s.in_progress, s.version, s.updated_at)
 
 
@@ -31,7 +31,8 @@ def text(obj):
 class Fed:
     """Tables fed simulated writes, committed to ``store`` in batches (one transaction each)."""
 
-    def __init__(self, store: SqliteStore, seeds: dict[str, int], shoes: int = 6, batch: int = 50) -> None:
+    def __init__(self, store: SqliteStore, seeds: dict[str, int], shoes: int = 6, batch: int = 50,
+                 shoe_extensions: bool = False) -> None:
         self.store = store
         self.tables: dict[str, Table] = {}
         self.events: dict[str, list[Event]] = {}
@@ -45,7 +46,8 @@ class Fed:
                 pending.clear()
 
         for table_id, seed in seeds.items():
-            self.tables[table_id], _ = run(seed, shoes=shoes, table_id=table_id, on_event=on_event)
+            self.tables[table_id], _ = run(seed, shoes=shoes, table_id=table_id, on_event=on_event,
+                                           shoe_extensions=shoe_extensions)
         store.commit_many(pending)
 
 
@@ -85,6 +87,20 @@ def test_a_restored_store_gives_every_table_past_shoe_and_line_of_the_reference(
     assert_like_reference(store, fed)
     assert store.past_shoe("A", fed.tables["A"].current.number) is None  # the live shoe is not a past one
     assert store.past_shoe("nobody", 1) is None and store.shoe_summaries("nobody") == []
+
+
+def test_shoe_tables_backs_holds_and_shoe_errors_survive_the_store(store):
+    """Card-reading shoes' tables (docs/shoes.md: face-down draws, held rounds resolved in live and
+    past shoes, shoe errors): restored from the store, every shoe, line and event as the reference."""
+    fed = Fed(store, {"A": 31, "B": 32, "C": 33}, shoe_extensions=True)
+    assert_like_reference(store, fed)
+    kinds = {e.kind for evs in fed.events.values() for e in evs}
+    assert "hold" in kinds
+    assert list(store.load()) == [e for t in sorted(fed.events) for e in fed.events[t]]
+    for table_id, ref in fed.tables.items():   # a full replay of the stored events too
+        again = Table.replay(table_id, store.events_after(table_id, 0))
+        assert [state(again.shoes[n]) for n in again.shoes] == [state(ref.shoes[n]) for n in ref.shoes]
+        assert again.status == ref.status
 
 
 def test_every_event_is_stored_once_in_order_and_the_old_interface_still_reads_them(store, fed):

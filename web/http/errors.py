@@ -117,6 +117,7 @@ DOMAIN_STATUS: dict[type[domain.TableError], int] = {
     domain.AlreadyVoided: 409,
     domain.RoundVoided: 409,
     domain.RoundInProgress: 409,
+    domain.RoundHeld: 409,
     domain.CardConflict: 409,
     domain.CardGap: 409,
     # well formed, but against the rules of the game

@@ -16,7 +16,9 @@ Routes (all under ``/api``, all need ``Authorization: Bearer <ROADS_FEED_TOKEN>`
 - ``PUT /tables/<table_id>/shoes/<shoe>/rounds/<round>``: correct a round
 - ``POST /tables/<table_id>/shoes/<shoe>/rounds/<round>/cards``: cards of a round dealt card
   by card (:mod:`roads.dealing`)
-- ``POST /tables/<table_id>/state``: the table's state, dealer and limits
+- ``POST /tables/<table_id>/shoes/<shoe>/rounds/<round>/hold``: hold the round in progress for
+  the supervisor (a card-reading shoe's result disagrees with its cards, docs/shoes.md)
+- ``POST /tables/<table_id>/state``: the table's state, dealer, limits and shoe error
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from flask import Blueprint, Response, request
 from roads.table import CorrectRound, RecordRound, StartShoe, VoidRound
 from web.http import schemas
 from web.http.errors import ApiError, BadRequest, Unauthorized
-from web.http.schemas_live import CardsIn, StateIn
+from web.http.schemas_live import HoldIn, StateIn, parse_cards
 from web.service import Ack, get_service
 from web.settings import get_settings
 from web.snapshots import encode
@@ -136,18 +138,34 @@ def put_round(table_id: str, shoe: int, round: int) -> Response:  # noqa: A002
 
 @bp.post("/tables/<table_id>/shoes/<int:shoe>/rounds/<int:round>/cards")
 def post_cards(table_id: str, shoe: int, round: int) -> Response:  # noqa: A002
-    """Cards of a round in deal order: ``{"position", "cards", "burn"?, "cut_card"?}``; the card
-    that completes the round records it as if posted whole."""
-    for name, value, high in (("shoe", shoe, schemas.MAX_SHOE), ("round", round, schemas.MAX_ROUND)):
+    """Cards of a round in deal order: ``{"position", "cards", "burn"?, "cut_card"?}``, or
+    ``{"position", "sides"}`` for cards drawn face down; the card that completes the round
+    records it as if posted whole."""
+    _check_path(shoe, round)
+    body = parse_cards(_body())
+    return _reply(_write(table_id, body.write(shoe, round)))
+
+
+def _check_path(shoe: int, round_no: int) -> None:
+    """400 ``invalid_value`` for a shoe or round number in the path outside 1-MAX."""
+    for name, value, high in (("shoe", shoe, schemas.MAX_SHOE), ("round", round_no, schemas.MAX_ROUND)):
         if not 1 <= value <= high:
             raise BadRequest(f"{name} {value} in the path is not a {name} number 1-{high}", field=name,
                              code="invalid_value")
-    body = schemas.validate(CardsIn, _body())
+
+
+@bp.post("/tables/<table_id>/shoes/<int:shoe>/rounds/<int:round>/hold")
+def post_hold(table_id: str, shoe: int, round: int) -> Response:  # noqa: A002
+    """Hold the round in progress for the supervisor: ``{"reason", "message", "shoe_result"?,
+    "player"?, "banker"?}`` (resolved by PUT of the round or its void)."""
+    _check_path(shoe, round)
+    body = schemas.validate(HoldIn, _body())
     return _reply(_write(table_id, body.write(shoe, round)))
 
 
 @bp.post("/tables/<table_id>/state")
 def post_state(table_id: str) -> Response:
-    """The table's state: ``{"state"?, "closes_at"? | "seconds_left"?, "dealer"?, "limits"?}``."""
+    """The table's state: ``{"state"?, "closes_at"? | "seconds_left"?, "dealer"?, "limits"?,
+    "shoe_error"?}``."""
     body = schemas.validate(StateIn, _body())
     return _reply(_write(table_id, body.write()))

@@ -197,16 +197,32 @@ def _paths() -> dict[str, Any]:
                 "operationId": "postCards", "tags": ["feed"], "summary": "Cards of a round dealt card by card",
                 "description": "Cards in deal order from a 1-based position (P, B, P, B, then third cards as the "
                                "tableau deals them). Card k again is a no-op; another card at k is a 409 naming the "
-                               "stored card; the card that completes the round records it as if posted whole.",
+                               "stored card; the card that completes the round records it as if posted whole. "
+                               "A card-reading shoe's cards drawn face down come as `sides` (no `cards`): each "
+                               "shows as a card back until its face comes at the same position.",
                 "security": _WRITE, "parameters": [_TABLE_ID, _DEAL_SHOE_NO, _DEAL_ROUND_NO],
-                "requestBody": _json_body("CardsIn", "the cards"),
+                "requestBody": _json_body(["CardsIn", "DrawnIn"], "the cards (faces), or the sides of cards "
+                                          "drawn face down"),
                 "responses": {"201": _resp("recorded (ack with in_progress, or with result once complete)", "Ack"),
                               "200": _resp("already stored: nothing changed", "Ack"), **_errors(*_WRITE_ERRORS, 404)},
             }
         },
+        "/api/tables/{table_id}/shoes/{shoe}/rounds/{round}/hold": {
+            "post": {
+                "operationId": "holdRound", "tags": ["feed"], "summary": "Hold the round in progress for the supervisor",
+                "description": "A card-reading shoe's result disagrees with its cards (docs/shoes.md): the round "
+                               "leaves the round in progress, counts in no road, and every board shows it held "
+                               "until a correction (PUT) records it or a void voids it. The same hold again is a "
+                               "no-op; another hold of a held round is a 409 round_held.",
+                "security": _WRITE, "parameters": [_TABLE_ID, _DEAL_SHOE_NO, _DEAL_ROUND_NO],
+                "requestBody": _json_body("HoldIn", "why, and what the adapter read"),
+                "responses": {"201": _resp("held", "Ack"), "200": _resp("already held like this: nothing changed", "Ack"),
+                              **_errors(*_WRITE_ERRORS, 404)},
+            }
+        },
         "/api/tables/{table_id}/state": {
             "post": {
-                "operationId": "postState", "tags": ["feed"], "summary": "The table's state, dealer and limits",
+                "operationId": "postState", "tags": ["feed"], "summary": "The table's state, dealer, limits and shoe error",
                 "security": _WRITE, "parameters": [_TABLE_ID],
                 "requestBody": _json_body("StateIn", "what changed (fields left out stay as they are)"),
                 "responses": {"201": _resp("recorded", "StateAck"), "200": _resp("nothing changed", "StateAck"),
@@ -233,7 +249,8 @@ def _paths() -> dict[str, Any]:
 def _components() -> dict[str, Any]:
     """Every schema of the document: request models, answer models, the snapshot."""
     requests = [schemas.CardRoundIn, schemas.ResultRoundIn, schemas.CardCorrectionIn, schemas.ResultCorrectionIn,
-                schemas.ShoeIn, schemas.VoidIn, schemas_live.CardsIn, schemas_live.StateIn]
+                schemas.ShoeIn, schemas.VoidIn, schemas_live.CardsIn, schemas_live.DrawnIn, schemas_live.HoldIn,
+                schemas_live.StateIn]
     answers = list(responses.MODELS.values())
     _, defs = models_json_schema([(m, "validation") for m in requests + answers], ref_template=REF + "{model}")
     components = dict(defs.get("$defs", {}))

@@ -96,6 +96,29 @@ class VoidOut(_Out):
     at: Time
 
 
+class ShoeResultOut(_Out):
+    """A card-reading shoe's own result of a round (docs/shoes.md)."""
+
+    winner: Literal["P", "B", "T"]
+    banker_six: bool
+    player_pair: bool
+    banker_pair: bool
+
+
+class HeldOut(_Out):
+    """A round held for the supervisor (``POST .../rounds/<r>/hold``, docs/shoes.md): why, what
+    the shoe said and the cards the adapter read; kept after it is resolved."""
+
+    reason: Literal["result_mismatch", "result_before_complete", "frames_lost"]
+    message: str
+    shoe_result: ShoeResultOut | None
+    player: Cards = Field(max_length=3)
+    banker: Cards = Field(max_length=3)
+    at: Time
+    resolved: bool
+    """A correction recorded the round, or a void voided it."""
+
+
 class AckOut(_Out):
     """The answer to a feed write: 201 ``recorded`` or 200 ``unchanged`` (a repeat)."""
 
@@ -110,6 +133,8 @@ class AckOut(_Out):
     """Round writes only: the round as stored now."""
     void: VoidOut | None = None
     """Round writes only: the round's void, ``null`` when it counts."""
+    held: HeldOut | None = None
+    """Round writes only, for a round held for the supervisor."""
     in_progress: Annotated[dict[str, Any] | None, _snapshot_key("in_progress")] = None
     """Card-by-card writes of an unfinished round: the round in progress (the snapshot's key)."""
 
@@ -143,6 +168,8 @@ class TableSummaryOut(_Out):
     """Only while a round is dealt card by card (as in the snapshot)."""
     state: Annotated[dict[str, Any] | None, _snapshot_key("state")] = None
     """Only once the feed set a table state or the table has configured limits (as in the snapshot)."""
+    alarm: Annotated[dict[str, Any] | None, _snapshot_key("alarm")] = None
+    """Only while a round of the live shoe is held for the supervisor (as in the snapshot)."""
 
 
 class TableListOut(_Out):
@@ -166,6 +193,8 @@ class ShoeSummaryOut(_Out):
     counted: int = Field(ge=0)
     """Rounds that count in the roads."""
     voided: int = Field(ge=0)
+    held: int | None = Field(default=None, ge=1)
+    """Rounds held for the supervisor, not resolved yet (only when there are some)."""
     started_at: Time
     ended_at: Time | None
     """Time of the last round (of the start when none); ``null`` while live."""
@@ -209,7 +238,9 @@ class RoundRecordOut(_Out):
     void: VoidOut | None
     corrections: list[CorrectionOut]
     incomplete: Literal[True] | None = None
-    """Only for a round voided while in progress (no result)."""
+    """Only for a round voided (or held) while in progress (no result)."""
+    held: HeldOut | None = None
+    """Only for a round held for the supervisor (resolved or not)."""
 
 
 class RoundExportOut(_Out):

@@ -156,6 +156,7 @@ def board_model(snapshot: Mapping[str, Any], opts: BoardOptions, *, last_at: str
         if note:
             ps.append(note)
     banner_px = max(min_px, round(min(opts.width, opts.height) * 0.045))
+    ps += status_panel.alert_bands(snapshot, opts.width, opts.height, lang, size=banner_px, min_px=min_px)
     if stale and when:
         ps.append(panels.banner(opts.width, opts.height, label("ui.feed_silent", lang, time=when), lang,
                                 size=banner_px))

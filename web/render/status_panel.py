@@ -15,7 +15,14 @@ the table has configured limits), as primitives of the board model (:mod:`web.re
   model's ``"now"``; the page ticks it against the server's clock; an image, which cannot tick,
   says the venue time betting closes instead, ``BoardOptions.still``), the dealer and the table limits.
 
-A table with neither key draws exactly as before (every function here returns nothing).
+Card-reading shoes (docs/shoes.md) add, in the snapshot: cards drawn face down
+(``in_progress.cards`` / ``drawn``: a card back in the card's place, :func:`card_back`, and
+"Banker's 3rd card drawn" for what happens next), the shoe's error (``state.shoe_error``) and a
+round held for the supervisor (``alarm``): each a red band across the bottom of every board,
+tile, embed and PNG (:func:`alert_lines`, :func:`alert_bands`), from the one model both painters
+draw.
+
+A table with none of these keys draws exactly as before (every function here returns nothing).
 """
 
 from __future__ import annotations
@@ -148,6 +155,59 @@ def next_words(ip: Mapping[str, Any], lang: str) -> str:
     return label("live.banker_stands", lang)
 
 
+def drawn_words(ip: Mapping[str, Any], lang: str) -> str:
+    """The newest card drawn face down in words, "Banker's 3rd card drawn" (``live.card_drawn``),
+    or ``""`` when no card is face down."""
+    drawn = ip.get("drawn")
+    if not isinstance(drawn, list) or not drawn or not isinstance(drawn[-1], Mapping):
+        return ""
+    last = drawn[-1]
+    side = "B" if last.get("side") == "banker" else "P"
+    nth = min(3, max(1, int(last.get("nth") or 1)))
+    return label("live.card_drawn", lang, side=label("winner." + side, lang), nth=label(f"live.nth_{nth}", lang))
+
+
+def shoe_error_words(error: Any, lang: str) -> str:
+    """A shoe error ``{"code", "name"}`` in words, "Shoe: card cannot be read"
+    (``shoe_error.<name>``; a name without a label: "Shoe: error 9"); ``""`` for none."""
+    if not isinstance(error, Mapping):
+        return ""
+    name = str(error.get("name") or "")
+    words = label("shoe_error." + name, lang, default="") if name and name != "other" else ""
+    return words or label("shoe_error.other", lang, code=error.get("code", "?"))
+
+
+def alert_lines(snapshot: Mapping[str, Any], lang: str) -> list[str]:
+    """The red lines a board shows while they last: the shoe's error (``state.shoe_error``),
+    then a round held for the supervisor (``alarm``: "Round 12 held for the supervisor")."""
+    out = []
+    state = snapshot.get("state")
+    if isinstance(state, Mapping) and state.get("shoe_error"):
+        out.append(shoe_error_words(state["shoe_error"], lang))
+    alarm = snapshot.get("alarm")
+    if isinstance(alarm, Mapping) and alarm.get("round"):
+        out.append(label("live.round_held", lang, round=alarm["round"]))
+    return [w for w in out if w]
+
+
+def alert_bands(snapshot: Mapping[str, Any], width: int, height: int, lang: str, *, size: int,
+                min_px: int, bottom: float | None = None, x: float = 0) -> list[dict[str, Any]]:
+    """A red band (``"banner"`` panel: both painters draw it over everything) per
+    :func:`alert_lines` line, ``width`` px wide from ``x``, stacked up from ``bottom`` (px;
+    default ``height``, the canvas' bottom edge), the words centred at ``size`` px (smaller,
+    down to ``min_px``, to fit the width)."""
+    out = []
+    h = round(size * 1.6)
+    bottom = height if bottom is None else round(bottom)
+    for words in reversed(alert_lines(snapshot, lang)):
+        t, s = fit(words, width * 0.94, size, lang, min_size=min_px)
+        top = bottom - h
+        out.insert(0, panel("banner", {"x": round(x), "y": top, "w": round(width), "h": h}, "offline",
+                            [text(t, x + width / 2, top + h / 2, s, "offline_text", lang=lang, anchor="m")]))
+        bottom = top
+    return out
+
+
 def insurance_words(snapshot: Mapping[str, Any], lang: str) -> list[str]:
     """The insurance offered now in the round in progress (``roads.insurance``, docs/domain.md 3a):
     ``["Player insurance 2.5:1"]``; empty when the variant has no insurance or none is offered."""
@@ -225,6 +285,31 @@ def card_face(card: str, x: float, y: float, h: float, lang: str) -> list[dict[s
     return out
 
 
+def card_back(x: float, y: float, h: float) -> list[dict[str, Any]]:
+    """One card face down (drawn, its face not shown yet), ``h`` px tall like :func:`card_face`:
+    a light edge, a player-blue back and a diamond in the middle."""
+    w = h * 0.72
+    e = h * 0.07
+    cx, cy = x + w / 2, y + h / 2
+    return [rect(x, y, w, h, "text", radius=h * 0.08),
+            rect(x + e, y + e, w - 2 * e, h - 2 * e, "player", radius=h * 0.05),
+            polygon([cx, cy - h * 0.22, cx + w * 0.26, cy, cx, cy + h * 0.22, cx - w * 0.26, cy], "text")]
+
+
+def hand_cards(ip: Mapping[str, Any], key: str) -> list[str | None]:
+    """The cards of side ``key`` (``"player"`` / ``"banker"``) in the round in progress: faces,
+    and ``None`` for each card drawn face down (``in_progress.cards``)."""
+    cards = ip.get("cards")
+    if isinstance(cards, list):
+        return [c.get("card") for c in cards if isinstance(c, Mapping) and c.get("side") == key]
+    return list(ip.get(key, ()))
+
+
+def card_items(card: str | None, x: float, y: float, h: float, lang: str) -> list[dict[str, Any]]:
+    """:func:`card_face`, or :func:`card_back` for ``None``."""
+    return card_back(x, y, h) if card is None else card_face(str(card), x, y, h, lang)
+
+
 def card_width(h: float) -> float:
     """Advance of one card face ``h`` px tall (face and gap)."""
     return h * 0.72 + h * 0.12
@@ -259,10 +344,10 @@ def board_live_panel(snapshot: Mapping[str, Any], r: Mapping[str, int], lang: st
         items.append(text(total, x + w, y + card_h * 0.5 + size * 0.5, round(card_h * 0.75), colour, lang=lang,
                           anchor="r"))
         cy = y + size * 1.3
-        for i, c in enumerate(ip.get(key, ())):
-            items += card_face(str(c), x + i * card_width(card_h * 0.8), cy, card_h * 0.8, lang)
+        for i, c in enumerate(hand_cards(ip, key)):
+            items += card_items(c, x + i * card_width(card_h * 0.8), cy, card_h * 0.8, lang)
         y = cy + card_h * 0.8 + size * 0.6
-    for words, colour in [(next_words(ip, lang), "natural")] + [(e, "warn") for e in extra]:
+    for words, colour in [(drawn_words(ip, lang) or next_words(ip, lang), "natural")] + [(e, "warn") for e in extra]:
         t, s = fit(words, w, size, lang, min_size=min_px)
         items.append(text(t, x, y + size * 0.5, s, colour, lang=lang))
         y += size * 1.4
@@ -310,11 +395,11 @@ def tile_live_items(r: Mapping[str, int], snapshot: Mapping[str, Any], lang: str
     if not isinstance(ip, Mapping):
         return None
     extra = insurance_words(snapshot, lang)
-    words = extra[0] if extra else next_words(ip, lang)
+    words = extra[0] if extra else (drawn_words(ip, lang) or next_words(ip, lang))
     full = r["h"] * 0.92
     items, room = _tile_cards(r, ip, lang, size, full)
     short = panels.prims.width(words, min_px, lang) + 2 - room  # 2 px: rounding in the fit
-    cards = len(ip.get("player", ())) + len(ip.get("banker", ()))
+    cards = len(hand_cards(ip, "player")) + len(hand_cards(ip, "banker"))
     if short > 0 and cards:
         floor = min(full, max(full * 0.7, MIN_RANK_PX / RANK_SCALE))
         ch = max(floor, full - short / (cards * card_width(1.0)))
@@ -338,8 +423,8 @@ def _tile_cards(r: Mapping[str, int], ip: Mapping[str, Any], lang: str, size: in
         colour = "player" if side == "P" else "banker"
         items.append(text(label("winner_short." + side, lang), x, r["y"] + r["h"] / 2, size, colour, lang=lang))
         x += panels.prims.width(label("winner_short." + side, lang), size, lang) + size * 0.3
-        for c in ip.get(key, ()):
-            items += card_face(str(c), x, y, ch, lang)
+        for c in hand_cards(ip, key):
+            items += card_items(c, x, y, ch, lang)
             x += card_width(ch)
         tot = str(ip.get(key + "_total", ""))
         items.append(text(tot, x, r["y"] + r["h"] / 2, size, colour, lang=lang))

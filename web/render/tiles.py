@@ -317,6 +317,9 @@ def tile_model(snapshot: Mapping[str, Any], opts: Any, *, last_at: str | None = 
                               anchor="r"))
         ps.append(panel("badges", bd, None, items))
     banner_px = max(min_px, small)
+    br = regs["big_road"]  # over the lower big road: the round's cards stay in sight below
+    ps += status_panel.alert_bands(snapshot, br["w"], opts.height, lang, size=max(min_px, small), min_px=min_px,
+                                   bottom=br["y"] + br["h"], x=br["x"])
     if stale and when:
         ps.append(panels.banner(opts.width, opts.height, label("ui.feed_silent", lang, time=when), lang,
                                 size=banner_px))
