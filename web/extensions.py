@@ -28,6 +28,9 @@ PNG_FRESHNESS = "roads.png_freshness"
 RENDER_GATE = "roads.render_gate"
 """The :class:`web.http.render_gate.RenderGate` (PNG painting off the event loop, bounded)."""
 
+DAY_STATS = "roads.day_stats"
+"""The :class:`web.day_stats.DayStats` (gaming-day figures; made on first use)."""
+
 OPENAPI = "roads.openapi"
 """The encoded OpenAPI document (built on first request)."""
 
