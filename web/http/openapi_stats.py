@@ -1,0 +1,120 @@
+"""The gaming-day statistics, exports and trends in the OpenAPI document: their paths
+(:func:`paths`) and answer schemas (:func:`schemas`), merged into :func:`web.http.openapi.document`.
+The shapes are :meth:`roads.gaming_day.DayTally.json` and :mod:`web.day_stats`'s answers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from roads.gaming_day import EVENTS, RESULTS
+from roads.ids import TABLE_ID_PATTERN
+from web.day_stats import MAX_FLOOR_DAYS, MAX_TABLE_DAYS
+
+REF = "#/components/schemas/"
+_NUM_OR_NULL = {"type": ["number", "null"]}
+_TIME_OR_NULL = {"type": ["string", "null"], "description": "ISO 8601 UTC"}
+_ERROR = {"application/json": {"schema": {"$ref": REF + "Error"}}}
+
+_TABLE_ID = {"name": "table_id", "in": "path", "required": True,
+             "schema": {"type": "string", "pattern": TABLE_ID_PATTERN}, "description": "table id (slug)"}
+_DAY = {"name": "day", "in": "path", "required": True,
+        "schema": {"type": "string", "pattern": r"^(today|yesterday|\d{4}-\d{2}-\d{2})$"},
+        "description": "a gaming day: YYYY-MM-DD, today or yesterday (ROADS_VENUE_TZ, ROADS_GAMING_DAY_START)"}
+
+
+def _range(most: int) -> list[dict[str, Any]]:
+    day = {"type": "string", "pattern": r"^(today|yesterday|\d{4}-\d{2}-\d{2})$"}
+    return [{"name": "from", "in": "query", "required": True, "schema": day, "description": "first gaming day"},
+            {"name": "to", "in": "query", "required": True, "schema": day,
+             "description": f"last gaming day (not before from; at most {most} days in all)"}]
+
+
+def _obj(props: dict[str, Any], required: list[str] | None = None, description: str = "") -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "object", "properties": props, "required": required or list(props)}
+    if description:
+        out["description"] = description
+    return out
+
+
+def schemas() -> dict[str, Any]:
+    """``DayShare``, ``DayTest``, ``DayTally``, ``DealerDay``, ``TableDayStats``, ``FloorDayStats``,
+    ``TableDaysStats``, ``FloorDaysStats``."""
+    share = _obj({"count": {"type": "integer"}, "of": {"type": "integer", "description": "rounds it could happen on"},
+                  "share": _NUM_OR_NULL, "expected": {**_NUM_OR_NULL, "description": "exact probability (fresh shoe)"},
+                  "se": {**_NUM_OR_NULL, "description": "standard error of the share"},
+                  "z": {**_NUM_OR_NULL, "description": "deviation in standard errors"},
+                  "p_value": {**_NUM_OR_NULL, "description": "two-sided, normal"}})
+    test = _obj({"statistic": {"type": "number"}, "df": {"const": 2}, "p_value": {"type": "number"},
+                 "false_alarm_rate": {"type": "number"}, "min_rounds": {"type": "integer"},
+                 "flagged": {"type": "boolean"}},
+                description="Pearson's chi-square of the Banker/Player/Tie counts (roads.gaming_day.results_test)")
+    side = {"allOf": [{"$ref": REF + "DayShare"},
+                      _obj({"hits": {"type": "integer"}, "unknown": {"type": "integer"},
+                            "open_rounds": {"type": "integer"}, "open_hits": {"type": "integer"}})]}
+    tally_props = {
+        "rounds": {"type": "integer"}, "shoes": {"type": "integer"}, "voided": {"type": "integer"},
+        "first_round_at": _TIME_OR_NULL, "last_round_at": _TIME_OR_NULL,
+        "rounds_per_hour": _NUM_OR_NULL,
+        "results": _obj({k: {"$ref": REF + "DayShare"} for k in RESULTS}),
+        "events": _obj({k: {"$ref": REF + "DayShare"} for k in EVENTS[3:]}),
+        "side_bets": {"type": "object", "additionalProperties": side},
+        "test": {"$ref": REF + "DayTest"},
+    }
+    streaks = {"longest_banker_streak": {"type": "integer"}, "longest_player_streak": {"type": "integer"}}
+    tally = _obj({**tally_props, **streaks})
+    dealer = _obj({"dealer": {"type": ["string", "null"]}, **tally_props})
+    head = {"day": {"type": "string", "format": "date"}, "from": {"type": "string"}, "to": {"type": "string"}}
+    dealers = {"type": "array", "items": {"$ref": REF + "DealerDay"}}
+    table_day = {"allOf": [{"$ref": REF + "DayTally"},
+                           _obj({"table": {"type": "string"}, **head, "dealers": dealers})]}
+    table_line = _obj({"table": {"type": "string"}, "name": {"type": "string"}, "rounds": {"type": "integer"},
+                       "shoes": {"type": "integer"}, "rounds_per_hour": _NUM_OR_NULL, **streaks,
+                       "results": tally_props["results"], "test": {"$ref": REF + "DayTest"}})
+    floor_day = _obj({**head, "floor": {"$ref": REF + "DayTally"}, "tables": {"type": "array", "items": table_line},
+                      "flagged": {"type": "array", "items": {"type": "string"}}, "dealers": dealers})
+    one_day = {"allOf": [{"$ref": REF + "DayTally"}, _obj(head)]}
+    table_days = _obj({"table": {"type": "string"}, "from_day": {"type": "string"}, "to_day": {"type": "string"},
+                       "days": {"type": "array", "items": one_day}, "total": {"$ref": REF + "DayTally"},
+                       "dealers": dealers})
+    floor_one = {"allOf": [{"$ref": REF + "DayTally"},
+                           _obj({**head, "flagged": {"type": "array", "items": {"type": "string"}}})]}
+    floor_days = _obj({"from_day": {"type": "string"}, "to_day": {"type": "string"},
+                       "days": {"type": "array", "items": floor_one}, "total": {"$ref": REF + "DayTally"},
+                       "dealers": dealers})
+    return {"DayShare": share, "DayTest": test, "DayTally": tally, "DealerDay": dealer, "TableDayStats": table_day,
+            "FloorDayStats": floor_day, "TableDaysStats": table_days, "FloorDaysStats": floor_days}
+
+
+def _get(op: str, summary: str, params: list[dict[str, Any]], ref: str, errors: dict[int, str],
+         description: str = "") -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "operationId": op, "tags": ["read"], "summary": summary, "parameters": params,
+        "responses": {"200": {"description": "the figures", "content": {"application/json": {"schema": {"$ref": REF + ref}}}},
+                      **{str(s): {"description": words, "content": _ERROR} for s, words in errors.items()}},
+    }
+    if description:
+        out["description"] = description
+    return out
+
+
+_BAD = {400: "bad_parameter: a day that is not YYYY-MM-DD, today or yesterday, or a bad range (field names it)",
+        503: "history_unavailable: the store keeps no history"}
+_WORDS = ("Read from the per-shoe summaries kept as shoes close (a shoe across the cut-over split by its rounds' "
+          "times) and the live shoe; each share beside its exact expected value, its deviation in standard "
+          "errors and p-value; a table-day is flagged improbable at a false-alarm rate of 0.001 (docs/api.md).")
+
+
+def paths() -> dict[str, Any]:
+    """The statistics routes as OpenAPI path items."""
+    return {
+        "/api/stats/days/{day}": {"get": _get("floorDay", "The floor's figures of one gaming day", [_DAY],
+                                              "FloorDayStats", _BAD, _WORDS)},
+        "/api/stats/days": {"get": _get("floorDays", "The floor's figures over a range of gaming days",
+                                        _range(MAX_FLOOR_DAYS), "FloorDaysStats", _BAD, _WORDS)},
+        "/api/tables/{table_id}/stats/days/{day}": {"get": _get(
+            "tableDay", "One table's figures of one gaming day, per dealer too", [_TABLE_ID, _DAY], "TableDayStats",
+            {**_BAD, 404: "unknown table"}, _WORDS)},
+        "/api/tables/{table_id}/stats/days": {"get": _get(
+            "tableDays", "One table's figures over a range of gaming days", [_TABLE_ID, *_range(MAX_TABLE_DAYS)],
+            "TableDaysStats", {**_BAD, 404: "unknown table"}, _WORDS)},
+    }
