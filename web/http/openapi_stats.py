@@ -17,15 +17,19 @@ _ERROR = {"application/json": {"schema": {"$ref": REF + "Error"}}}
 
 _TABLE_ID = {"name": "table_id", "in": "path", "required": True,
              "schema": {"type": "string", "pattern": TABLE_ID_PATTERN}, "description": "table id (slug)"}
-_DAY = {"name": "day", "in": "path", "required": True,
-        "schema": {"type": "string", "pattern": r"^(today|yesterday|\d{4}-\d{2}-\d{2})$"},
-        "description": "a gaming day: YYYY-MM-DD, today or yesterday (ROADS_VENUE_TZ, ROADS_GAMING_DAY_START)"}
+DAY_SCHEMA = {"anyOf": [
+    {"enum": ["today", "yesterday"]},
+    {"type": "string", "format": "date", "pattern": r"^(197[1-9]|19[89]\d|[2-8]\d{3}|9[0-8]\d{2}|99[0-8]\d)-\d{2}-\d{2}$"},
+]}
+"""A gaming day: ``today``, ``yesterday`` or a date of the years 1971-9998."""
+
+_DAY = {"name": "day", "in": "path", "required": True, "schema": DAY_SCHEMA,
+        "description": "a gaming day: YYYY-MM-DD (1971-9998), today or yesterday (ROADS_VENUE_TZ, ROADS_GAMING_DAY_START)"}
 
 
 def _range(most: int) -> list[dict[str, Any]]:
-    day = {"type": "string", "pattern": r"^(today|yesterday|\d{4}-\d{2}-\d{2})$"}
-    return [{"name": "from", "in": "query", "required": True, "schema": day, "description": "first gaming day"},
-            {"name": "to", "in": "query", "required": True, "schema": day,
+    return [{"name": "from", "in": "query", "required": True, "schema": DAY_SCHEMA, "description": "first gaming day"},
+            {"name": "to", "in": "query", "required": True, "schema": DAY_SCHEMA,
              "description": f"last gaming day (not before from; at most {most} days in all)"}]
 
 
