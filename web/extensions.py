@@ -31,6 +31,9 @@ RENDER_GATE = "roads.render_gate"
 DAY_STATS = "roads.day_stats"
 """The :class:`web.day_stats.DayStats` (gaming-day figures; made on first use)."""
 
+ROUND_EXPORT = "roads.round_export"
+"""The :class:`web.round_export.RoundExport` (CSV and JSON Lines exports; made on first use)."""
+
 OPENAPI = "roads.openapi"
 """The encoded OpenAPI document (built on first request)."""
 

@@ -108,9 +108,41 @@ _WORDS = ("Read from the per-shoe summaries kept as shoes close (a shoe across t
           "errors and p-value; a table-day is flagged improbable at a false-alarm rate of 0.001 (docs/api.md).")
 
 
+_SHOE_NO = {"name": "shoe", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1},
+            "description": "shoe number"}
+_EXPORT_WORDS = ("Streamed, one row per recorded round in deal order (voided rounds included and marked). Columns "
+                 "(roads.export.COLUMNS, docs/api.md Exports): table, shoe, round, at, day, dealer, player, banker, "
+                 "burn, winner, player_total, banker_total, natural, player_natural, banker_natural, player_pair, "
+                 "banker_pair, voided, void_reason, voided_at, corrections, corrected_at.")
+
+
+def _export(op: str, summary: str, params: list[dict[str, Any]], fmt: str, errors: dict[int, str]) -> dict[str, Any]:
+    media = "text/csv" if fmt == "csv" else "application/x-ndjson"
+    return {"get": {
+        "operationId": op + fmt.capitalize(), "tags": ["read"], "summary": summary + f" ({fmt.upper()})",
+        "description": _EXPORT_WORDS, "parameters": params,
+        "responses": {"200": {"description": "the rounds (Content-Disposition: attachment)",
+                              "content": {media: {"schema": {"type": "string"}}}},
+                      **{str(s): {"description": words, "content": _ERROR} for s, words in errors.items()}}}}
+
+
+def export_paths() -> dict[str, Any]:
+    """The export routes as OpenAPI path items."""
+    out: dict[str, Any] = {}
+    for fmt in ("csv", "jsonl"):
+        out[f"/api/tables/{{table_id}}/shoes/{{shoe}}/rounds.{fmt}"] = _export(
+            "exportShoe", "A shoe's rounds", [_TABLE_ID, _SHOE_NO], fmt, {404: "unknown table or shoe"})
+        out[f"/api/tables/{{table_id}}/days/{{day}}/rounds.{fmt}"] = _export(
+            "exportTableDay", "A table's rounds of a gaming day", [_TABLE_ID, _DAY], fmt,
+            {**_BAD, 404: "unknown table"})
+        out[f"/api/days/{{day}}/rounds.{fmt}"] = _export(
+            "exportFloorDay", "Every table's rounds of a gaming day", [_DAY], fmt, _BAD)
+    return out
+
+
 def paths() -> dict[str, Any]:
-    """The statistics routes as OpenAPI path items."""
-    return {
+    """The statistics and export routes as OpenAPI path items."""
+    return {**export_paths(),
         "/api/stats/days/{day}": {"get": _get("floorDay", "The floor's figures of one gaming day", [_DAY],
                                               "FloorDayStats", _BAD, _WORDS)},
         "/api/stats/days": {"get": _get("floorDays", "The floor's figures over a range of gaming days",
