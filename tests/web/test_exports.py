@@ -119,3 +119,24 @@ def test_an_export_is_streamed_row_by_row_never_built_whole():
         chunks = iter(resp.response)
         first = [next(chunks) for _ in range(3 if fmt == "csv" else 2)]
         assert taken == [0, 1] and b"1" in first[-1]
+
+
+def test_roads_export_writes_what_the_api_serves(floor, tmp_path, runner, monkeypatch):
+    from web.cli import main
+    api_shoe = floor.client.get("/api/tables/T1/shoes/1/rounds.csv").get_data(as_text=True)
+    api_day = floor.client.get("/api/days/2026-03-11/rounds.jsonl").get_data(as_text=True)
+    live = floor.client.get("/api/tables/T1/shoes/2/rounds.jsonl").get_data(as_text=True)
+    close_app(floor.app)
+    monkeypatch.setenv("ROADS_VENUE_TZ", TZ)
+    data = str(tmp_path / "data")
+    r = runner.invoke(main, ["export", "--data", data, "--table", "T1", "--shoe", "1", "--out", str(tmp_path / "s.csv")])
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "s.csv").read_bytes().decode("utf-8") == api_shoe
+    r = runner.invoke(main, ["export", "--data", data, "--day", "2026-03-11", "--format", "jsonl"])
+    assert r.exit_code == 0 and r.output == api_day
+    r = runner.invoke(main, ["export", "--data", data, "--table", "T1", "--shoe", "2", "--format", "jsonl"])
+    assert r.exit_code == 0 and r.output == live
+    assert runner.invoke(main, ["export", "--data", data, "--table", "T9", "--shoe", "1"]).exit_code == 4
+    assert runner.invoke(main, ["export", "--data", data, "--table", "T1", "--shoe", "7"]).exit_code == 4
+    assert runner.invoke(main, ["export", "--data", data, "--day", "2026-02-30"]).exit_code == 2
+    assert runner.invoke(main, ["export", "--data", data, "--table", "T1"]).exit_code == 2

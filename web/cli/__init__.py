@@ -15,6 +15,7 @@ import sys
 import click
 
 from web.cli.commands import register as _register_demo_commands
+from web.cli.export import export as _export
 
 
 class SettingsError(click.ClickException):
@@ -90,6 +91,7 @@ def serve(host: str | None, port: int | None, data: str | None) -> None:
 
 
 _register_demo_commands(main)  # demo, simulate, replay, render
+main.add_command(_export)  # rounds as CSV / JSON Lines (web.cli.export)
 
 
 def _add_shoe_commands(group: click.Group) -> None:
