@@ -156,7 +156,9 @@ def main() -> None:
 
     probabilities, _ = timed(lambda: (event_p(8), side_bet_p(DEFAULT_VARIANT_ID, 8)))  # once a process
     some = tables[len(tables) // 2]
-    anchor_doc, _ = timed(lambda: store.past_shoe(some, n_rows // a.tables // 2), 20)
+    with_doc = store._db.execute("SELECT shoe FROM shoe_docs WHERE table_id = ? ORDER BY shoe LIMIT 1 OFFSET 100",  # noqa: SLF001
+                                 (some,)).fetchone()[0]
+    anchor_doc, _ = timed(lambda: store.past_shoe(some, with_doc), 20)
     anchor_page, _ = timed(lambda: store.shoe_summaries(some, before=n_rows // a.tables // 2, limit=50), 20)
     stats = fresh()
     cold_floor, body = timed(lambda: encode(stats.floor_day(mid)))

@@ -168,29 +168,47 @@ def results_test(counts: Mapping[str, int], expected: Mapping[str, float]) -> di
 
 
 # ----------------------------------------------------------------------------- adding up
+_BET_KEYS = ("hits", "unknown", "open_rounds", "open_hits", "settled", "expected", "variance")
+_NE = len(EVENTS)
+
+
 class DayTally:
     """Figures added up over shoes (or shoes' parts in a day) of one table, dealer or floor.
 
     :meth:`add` takes one :func:`roads.archive.shoe_stats` (or one of its ``"dealers"`` entries)
     with the shoe's variant id and deck count; :meth:`merge` adds another tally; :meth:`json` is
     the API shape. Rounds per hour: a shoe's counted rounds after its first, per hour between its
-    first and last counted round (shuffles and pauses between shoes do not count)."""
+    first and last counted round (shuffles and pauses between shoes do not count). Kept as flat
+    lists (a floor adds up some 1,400 tallies per read)."""
 
-    __slots__ = ("counts", "expected", "variance", "shoes", "voided", "side_bets", "streaks", "first_at", "last_at",
-                 "intervals", "span")
+    __slots__ = ("n", "ev", "shoes", "voided", "bets", "streaks", "first_at", "last_at", "intervals", "span")
 
     def __init__(self) -> None:
-        self.counts = dict.fromkeys(("rounds",) + EVENTS, 0)
-        self.expected = dict.fromkeys(EVENTS, 0.0)
-        self.variance = dict.fromkeys(EVENTS, 0.0)
+        self.n = [0] * (1 + _NE)  # rounds, then EVENTS
+        self.ev = [0.0] * (2 * _NE)  # expected counts of EVENTS, then their variances
         self.shoes = 0
         self.voided = 0
-        self.side_bets: dict[str, dict[str, float]] = {}
-        self.streaks = {"banker": 0, "player": 0}
+        self.bets: dict[str, list[float]] = {}  # bet -> _BET_KEYS
+        self.streaks = [0, 0]  # banker, player
         self.first_at: float | None = None
         self.last_at: float | None = None
         self.intervals = 0
         self.span = 0.0
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """``{"rounds", event: count}``."""
+        return dict(zip(("rounds",) + EVENTS, self.n))
+
+    @property
+    def expected(self) -> dict[str, float]:
+        """Expected count of each event."""
+        return dict(zip(EVENTS, self.ev[:_NE]))
+
+    @property
+    def variance(self) -> dict[str, float]:
+        """Variance of each event's count."""
+        return dict(zip(EVENTS, self.ev[_NE:]))
 
     def add(self, stats: Mapping[str, Any], variant_id: str, decks: int) -> None:
         """Add one shoe's (or one dealer's part of a shoe's) statistics."""
@@ -199,30 +217,28 @@ class DayTally:
             return
         self.shoes += 1
         self.voided += int(stats.get("voided", 0))
-        c = self.counts
-        c["rounds"] += n
+        self.n[0] += n
         p = event_p(decks)
-        for k in EVENTS:
-            c[k] += int(stats[k])
-            self.expected[k] += n * p[k]
-            self.variance[k] += n * p[k] * (1.0 - p[k])
+        for i, k in enumerate(EVENTS):
+            self.n[1 + i] += int(stats[k])
+            self.ev[i] += n * p[k]
+            self.ev[_NE + i] += n * p[k] * (1.0 - p[k])
         bet_p = side_bet_p(variant_id, decks)
         for bet, t in stats.get("side_bets", {}).items():
-            mine = self.side_bets.get(bet)
+            mine = self.bets.get(bet)
             if mine is None:
-                mine = self.side_bets[bet] = dict.fromkeys(("hits", "unknown", "open_rounds", "open_hits", "settled",
-                                                            "expected", "variance"), 0)
+                mine = self.bets[bet] = [0] * len(_BET_KEYS)
             settled = n - int(t["unknown"])
             q = bet_p.get(bet, 0.0)
-            mine["hits"] += int(t["hits"])
-            mine["unknown"] += int(t["unknown"])
-            mine["open_rounds"] += int(t["open_rounds"])
-            mine["open_hits"] += int(t["open_hits"])
-            mine["settled"] += settled
-            mine["expected"] += settled * q
-            mine["variance"] += settled * q * (1.0 - q)
-        for side in ("banker", "player"):
-            self.streaks[side] = max(self.streaks[side], int(stats.get(f"longest_{side}_streak", 0)))
+            mine[0] += int(t["hits"])
+            mine[1] += int(t["unknown"])
+            mine[2] += int(t["open_rounds"])
+            mine[3] += int(t["open_hits"])
+            mine[4] += settled
+            mine[5] += settled * q
+            mine[6] += settled * q * (1.0 - q)
+        self.streaks[0] = max(self.streaks[0], int(stats.get("longest_banker_streak", 0)))
+        self.streaks[1] = max(self.streaks[1], int(stats.get("longest_player_streak", 0)))
         first, last = stats.get("first_round_at"), stats.get("last_round_at")
         if first is not None and last is not None:
             self.first_at = first if self.first_at is None else min(self.first_at, first)
@@ -235,17 +251,12 @@ class DayTally:
         """Add every figure of ``other``."""
         self.shoes += other.shoes
         self.voided += other.voided
-        for k, v in other.counts.items():
-            self.counts[k] += v
-        for k in EVENTS:
-            self.expected[k] += other.expected[k]
-            self.variance[k] += other.variance[k]
-        for bet, t in other.side_bets.items():
-            mine = self.side_bets.setdefault(bet, dict.fromkeys(t, 0))
-            for k, v in t.items():
-                mine[k] += v
-        for side in ("banker", "player"):
-            self.streaks[side] = max(self.streaks[side], other.streaks[side])
+        self.n = [a + b for a, b in zip(self.n, other.n)]
+        self.ev = [a + b for a, b in zip(self.ev, other.ev)]
+        for bet, t in other.bets.items():
+            mine = self.bets.get(bet)
+            self.bets[bet] = list(t) if mine is None else [a + b for a, b in zip(mine, t)]
+        self.streaks = [max(self.streaks[0], other.streaks[0]), max(self.streaks[1], other.streaks[1])]
         if other.first_at is not None:
             self.first_at = other.first_at if self.first_at is None else min(self.first_at, other.first_at)
             self.last_at = other.last_at if self.last_at is None else max(self.last_at, other.last_at)  # type: ignore[type-var]
@@ -255,7 +266,7 @@ class DayTally:
     @property
     def rounds(self) -> int:
         """Counted rounds."""
-        return self.counts["rounds"]
+        return self.n[0]
 
     def rounds_per_hour(self) -> float | None:
         """Dealing pace (class docstring), ``None`` without two rounds in a shoe."""
@@ -264,6 +275,16 @@ class DayTally:
     def test(self) -> dict[str, Any]:
         """:func:`results_test` of this tally."""
         return results_test(self.counts, self.expected)
+
+    def line_json(self) -> dict[str, Any]:
+        """The floor's line of a table: ``{"rounds", "shoes", "rounds_per_hour",
+        "longest_banker_streak", "longest_player_streak", "results", "test"}`` (as :meth:`json`)."""
+        n = self.rounds
+        return {"rounds": n, "shoes": self.shoes, "rounds_per_hour": self.rounds_per_hour(),
+                "longest_banker_streak": self.streaks[0], "longest_player_streak": self.streaks[1],
+                "results": {k: share_json(self.n[1 + i], n, self.ev[i], self.ev[_NE + i])
+                            for i, k in enumerate(RESULTS)},
+                "test": self.test()}
 
     def json(self, *, streaks: bool = True) -> dict[str, Any]:
         """``{"rounds", "shoes" (with a round in the range), "voided", "first_round_at",
@@ -278,16 +299,15 @@ class DayTally:
             "last_round_at": iso_time(self.last_at), "rounds_per_hour": self.rounds_per_hour(),
         }
         if streaks:
-            out["longest_banker_streak"] = self.streaks["banker"]
-            out["longest_player_streak"] = self.streaks["player"]
-        shares = {k: share_json(self.counts[k], n, self.expected[k], self.variance[k]) for k in EVENTS}
+            out["longest_banker_streak"] = self.streaks[0]
+            out["longest_player_streak"] = self.streaks[1]
+        shares = {k: share_json(self.n[1 + i], n, self.ev[i], self.ev[_NE + i]) for i, k in enumerate(EVENTS)}
         out["results"] = {k: shares[k] for k in RESULTS}
         out["events"] = {k: shares[k] for k in EVENTS[3:]}
         out["side_bets"] = {
-            bet: {"hits": int(t["hits"]), "unknown": int(t["unknown"]), "open_rounds": int(t["open_rounds"]),
-                  "open_hits": int(t["open_hits"]),
-                  **share_json(int(t["hits"]), int(t["settled"]), t["expected"], t["variance"])}
-            for bet, t in self.side_bets.items()}
+            bet: {"hits": int(t[0]), "unknown": int(t[1]), "open_rounds": int(t[2]), "open_hits": int(t[3]),
+                  **share_json(int(t[0]), int(t[4]), t[5], t[6])}
+            for bet, t in self.bets.items()}
         out["test"] = self.test()
         return out
 

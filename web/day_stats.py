@@ -32,6 +32,9 @@ id, decks)`` of the table's live shoe, or ``None``."""
 CACHE_ENTRIES = 2048
 """Past parts of table-days kept (LRU): a 200-table floor's today and yesterday, and ranges."""
 
+FLOOR_CACHE_DAYS = 8
+"""Floor days whose sum of past parts is kept."""
+
 MAX_TABLE_DAYS = 366
 """Longest range of days for one table."""
 
@@ -50,6 +53,7 @@ class DayStats:
         self.tables = tables
         self._cache: OrderedDict[tuple[str, date], tuple[tuple, TableDay]] = OrderedDict()
         self._cache_entries = cache_entries
+        self._floors: OrderedDict[date, tuple[tuple, TableDay]] = OrderedDict()
         self._lock = threading.Lock()
 
     # ------------------------------------------------------------------ one table-day
@@ -131,40 +135,61 @@ class DayStats:
         return {"table": table, "from_day": first.isoformat(), "to_day": last.isoformat(), "days": days,
                 "total": total.total.json(), "dealers": total.dealers_json()}
 
+    def _floor(self, day: date) -> tuple[TableDay, list[tuple[str, TableDay]]]:
+        """The floor's :class:`TableDay` of ``day`` and each table's with a round in it. The sum of
+        the tables' past parts is cached per day, keyed by every table's summaries' versions."""
+        start, end, by_table = self._rows(day, None)
+        ids = sorted(set(by_table) | set(self.tables()))
+        pasts = {t: self._past(t, day, start, end, by_table.get(t, [])) for t in ids}
+        key = tuple((t, tuple((r.shoe, r.version) for r in by_table.get(t, ()))) for t in ids)
+        with self._lock:
+            hit = self._floors.get(day)
+        if hit is not None and hit[0] == key:
+            floor_past = hit[1]
+        else:
+            floor_past = TableDay()
+            for p in pasts.values():
+                floor_past.merge(p)
+            with self._lock:
+                self._floors[day] = (key, floor_past)
+                self._floors.move_to_end(day)
+                while len(self._floors) > FLOOR_CACHE_DAYS:
+                    self._floors.popitem(last=False)
+        floor = TableDay()
+        floor.merge(floor_past)
+        tables = []
+        for t in ids:
+            td = pasts[t]
+            live = self.live(t, start, end)
+            if live is not None and not any(r.shoe == live[0] for r in by_table.get(t, ())):
+                one = TableDay()
+                one.merge(td)
+                one.add(live[1], live[2], live[3])
+                floor.add(live[1], live[2], live[3])
+                td = one
+            if td.total.rounds or td.total.shoes:
+                tables.append((t, td))
+        return floor, tables
+
     def floor_day(self, day: date, names: Mapping[str, str] | None = None) -> dict[str, Any]:
         """``{"day", "from", "to", "floor": {...}, "tables": [{"table", "name", "rounds",
-        "results", "rounds_per_hour", "longest_*_streak", "test"}], "flagged": [table ids],
-        "dealers": [...]}``: every table with a round in the day."""
-        start, end, by_table = self._rows(day, None)
-        floor = TableDay()
-        tables = []
-        for table in sorted(set(by_table) | set(self.tables())):
-            t = self._table_day(table, day, start, end, by_table.get(table, []))
-            if t.total.rounds == 0 and t.total.shoes == 0:
-                continue
-            floor.merge(t)
-            j = t.total.json()
-            tables.append({"table": table, "name": (names or {}).get(table, table),
-                           **{k: j[k] for k in ("rounds", "shoes", "rounds_per_hour", "longest_banker_streak",
-                                                "longest_player_streak", "results", "test")}})
+        "shoes", "results", "rounds_per_hour", "longest_*_streak", "test"}], "flagged": [table
+        ids], "dealers": [...]}``: every table with a round in the day."""
+        floor, per_table = self._floor(day)
+        tables = [{"table": t, "name": (names or {}).get(t, t), **td.total.line_json()} for t, td in per_table]
         return {**self._day_head(day), "floor": floor.total.json(), "tables": tables,
                 "flagged": [t["table"] for t in tables if t["test"]["flagged"]], "dealers": floor.dealers_json()}
 
     def floor_range_json(self, first: date, last: date, names: Mapping[str, str] | None = None) -> dict[str, Any]:
-        """``{"from_day", "to_day", "days": [floor_day without tables' detail...], "total": {...}}``."""
+        """``{"from_day", "to_day", "days": [{"day", "from", "to", figures, "flagged"}], "total",
+        "dealers"}``."""
         total = TableDay()
         days = []
         day = first
         while day <= last:
-            start, end, by_table = self._rows(day, None)
-            one = TableDay()
-            flagged = []
-            for table in sorted(set(by_table) | set(self.tables())):
-                t = self._table_day(table, day, start, end, by_table.get(table, []))
-                one.merge(t)
-                if t.total.test()["flagged"]:
-                    flagged.append(table)
+            one, per_table = self._floor(day)
             total.merge(one)
+            flagged = [t for t, td in per_table if td.total.test()["flagged"]]
             days.append({**self._day_head(day), **one.total.json(), "flagged": flagged})
             day += timedelta(days=1)
         return {"from_day": first.isoformat(), "to_day": last.isoformat(), "days": days, "total": total.total.json(),

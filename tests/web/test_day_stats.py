@@ -152,10 +152,13 @@ def test_the_figures_survive_a_restart(floor, tmp_path):
 
 def test_a_void_of_a_past_round_changes_its_day(floor):
     before = floor.client.get("/api/tables/T2/stats/days/2026-03-10").json
+    floor_before = floor.client.get("/api/stats/days/2026-03-10").json  # both cached now
     assert floor.feed.void(1, 3, "misdeal", table="T2").status_code == 201
     settle_history(floor.app)
     after = floor.client.get("/api/tables/T2/stats/days/2026-03-10").json
     assert after["rounds"] == before["rounds"] - 1 and after["voided"] == 1
+    floor_after = floor.client.get("/api/stats/days/2026-03-10").json
+    assert floor_after["floor"]["rounds"] == floor_before["floor"]["rounds"] - 1
 
 
 @pytest.mark.parametrize("url, field", [
