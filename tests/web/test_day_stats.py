@@ -183,3 +183,25 @@ def test_an_unknown_table_is_404(floor):
     for url in ("/api/tables/nope/stats/days/today", "/api/tables/nope/stats/days?from=2026-03-10&to=2026-03-11"):
         r = floor.client.get(url)
         assert r.status_code == 404 and r.json["error"]["code"] == "unknown_table"
+
+
+def test_the_trends_pages_and_pictures(floor):
+    from PIL import Image
+    import io as _io
+    for url in ("/tables/T1/trends.png?day=2026-03-11", "/trends.png", "/trends.png?theme=light&day=yesterday"):
+        r = floor.client.get(url)
+        assert r.status_code == 200 and r.mimetype == "image/png", url
+        assert Image.open(_io.BytesIO(r.data)).size == (1920, 1080)
+    page = floor.client.get("/tables/T1/trends?day=2026-03-11")
+    assert page.status_code == 200 and b'id="trends-model"' in page.data
+    import json as _json
+    import re as _re
+    model = _json.loads(_re.search(rb'id="trends-model">(.*?)</script>', page.data, _re.S).group(1))
+    assert model["kind"] == "trends" and model["day"] == "2026-03-11"
+    words = " ".join(it["t"] for p in model["panels"] for it in p["items"] if it["p"] == "t")
+    want, _ = brute(floor.posted, "T1", DAY2)
+    assert f"{want['rounds']:,}" in words and f"{want['banker'] / want['rounds'] * 100:.1f}%" in words
+    assert floor.client.get("/trends").status_code == 200
+    assert floor.client.get("/trends.png?day=2026-02-30").status_code == 400
+    assert floor.client.get("/trends.png?theme=pink").json["error"]["field"] == "theme"
+    assert floor.client.get("/tables/nope/trends.png").status_code == 404

@@ -140,9 +140,36 @@ def export_paths() -> dict[str, Any]:
     return out
 
 
+def trends_paths() -> dict[str, Any]:
+    """The trends pages and pictures as OpenAPI path items."""
+    day = {"name": "day", "in": "query", "required": False, "schema": DAY_SCHEMA,
+           "description": "the gaming day (default today)"}
+    theme = {"name": "theme", "in": "query", "required": False, "schema": {"enum": ["dark", "light"]},
+             "description": "colour theme"}
+    errors = {str(s): {"description": words, "content": _ERROR}
+              for s, words in {400: "bad_parameter: a bad day or theme", 404: "unknown table",
+                               503: "history_unavailable"}.items()}
+    words = ("Today's (or the day's) Banker/Player/Tie shares against their expected band (the exact "
+             "share ± 1.96 standard errors), streak lengths, rounds per hour and flags; the page and the "
+             "PNG paint one model (web/render/trends.py), 1920x1080, readable at 5 m.")
+    out: dict[str, Any] = {}
+    for path, op, params, what in (("/tables/{table_id}/trends", "tableTrends", [_TABLE_ID], "A table's trends"),
+                                   ("/trends", "floorTrends", [], "The floor's trends")):
+        for suffix, media, schema in (("", "text/html", {"type": "string"}),
+                                      (".png", "image/png", {"type": "string", "format": "binary"})):
+            errs = {k: v for k, v in errors.items() if k != "404" or params}
+            out[path + suffix] = {"get": {
+                "operationId": op + ("Png" if suffix else "Page"), "tags": ["png" if suffix else "pages"],
+                "summary": what + (" (PNG)" if suffix else " (page)"), "description": words,
+                "parameters": [*params, day, theme],
+                "responses": {"200": {"description": "the picture" if suffix else "the page",
+                                      "content": {media: {"schema": schema}}}, **errs}}}
+    return out
+
+
 def paths() -> dict[str, Any]:
-    """The statistics and export routes as OpenAPI path items."""
-    return {**export_paths(),
+    """The statistics, export and trends routes as OpenAPI path items."""
+    return {**export_paths(), **trends_paths(),
         "/api/stats/days/{day}": {"get": _get("floorDay", "The floor's figures of one gaming day", [_DAY],
                                               "FloorDayStats", _BAD, _WORDS)},
         "/api/stats/days": {"get": _get("floorDays", "The floor's figures over a range of gaming days",

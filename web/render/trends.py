@@ -151,7 +151,8 @@ def _floor_rows(tables: list[Mapping[str, Any]], r: dict[str, int]) -> dict[str,
         x = bx
         for key, _, colour in _SIDES:  # one stacked bar of the shares
             share = res[key].get("share") or 0.0
-            items.append(rect(x, y + row_h * 0.2, max(0.0, bw * share), row_h * 0.6, colour))
+            if bw * share >= 1:
+                items.append(rect(x, y + row_h * 0.2, bw * share, row_h * 0.6, colour))
             x += bw * share
         exp_b = res["banker"].get("expected")
         if exp_b is not None:
