@@ -34,6 +34,9 @@ DAY_STATS = "roads.day_stats"
 ROUND_EXPORT = "roads.round_export"
 """The :class:`web.round_export.RoundExport` (CSV and JSON Lines exports; made on first use)."""
 
+INTEGRITY = "roads.integrity"
+"""The :class:`web.integrity.IntegrityFlags` (feed writes refused as impossibilities)."""
+
 OPENAPI = "roads.openapi"
 """The encoded OpenAPI document (built on first request)."""
 

@@ -205,3 +205,24 @@ def test_the_trends_pages_and_pictures(floor):
     assert floor.client.get("/trends.png?day=2026-02-30").status_code == 400
     assert floor.client.get("/trends.png?theme=pink").json["error"]["field"] == "theme"
     assert floor.client.get("/tables/nope/trends.png").status_code == 404
+
+
+def test_an_impossible_write_raises_an_integrity_flag_at_once(floor):
+    # a round the tableau does not allow: player 4 must draw (player draws on 0-5)
+    r = floor.feed.round(3, 26, ["4S", "KD"], ["7C", "JD"], table="T1")
+    assert r.status_code == 422 and r.json["error"]["code"] == "tableau"
+    # a ninth ace of spades in an 8-deck shoe: the shoe holds 8 copies of each card
+    for i in range(4):
+        floor.feed.round(1, i + 1, ["AS", "AS"], ["9C", "KD"], table="T9")  # 2 aces of spades a round
+    r = floor.feed.round(1, 5, ["AS", "9H"], ["9C", "KD"], table="T9")
+    assert r.status_code == 422 and r.json["error"]["code"] == "too_many_copies"
+    # a refusal for another reason (a gap) is no flag
+    assert floor.feed.round(3, 40, ["9S", "KD"], ["7C", "JD"], table="T1").status_code == 409
+    flags = floor.client.get("/api/integrity").json["flags"]
+    assert [(f["table"], f["shoe"], f["round"], f["code"]) for f in flags] == [
+        ("T9", 1, 5, "too_many_copies"), ("T1", 3, 26, "tableau")]
+    assert [f["code"] for f in floor.client.get("/api/integrity?table=T1").json["flags"]] == ["tableau"]
+    day = floor.client.get("/api/tables/T1/stats/days/today").json
+    assert [f["code"] for f in day["integrity"]] == ["tableau"]
+    page = floor.client.get("/tables/T1/trends").data
+    assert b"1 integrity flag" in page

@@ -26,6 +26,7 @@ from roads.gaming_day import GamingDay
 from web import extensions
 from web.day_stats import MAX_FLOOR_DAYS, MAX_TABLE_DAYS, DayStats
 from web.http.errors import ApiError, BadRequest
+from web.http.integrity_api import day_flags
 from web.service import Service, get_service
 from web.settings import get_settings
 from web.snapshots import encode
@@ -106,6 +107,16 @@ def parse_range(stats: DayStats, most: int) -> tuple[date, date]:
     return first, last
 
 
+def table_day_body(stats: DayStats, table: str, day: date) -> dict[str, Any]:
+    """:meth:`web.day_stats.DayStats.table_day_json` with the day's ``"integrity"`` flags."""
+    return {**stats.table_day_json(table, day), "integrity": day_flags(table, *stats.gaming_day.bounds(day))}
+
+
+def floor_day_body(stats: DayStats, day: date, names: dict[str, str]) -> dict[str, Any]:
+    """:meth:`web.day_stats.DayStats.floor_day` with the day's ``"integrity"`` flags."""
+    return {**stats.floor_day(day, names), "integrity": day_flags(None, *stats.gaming_day.bounds(day))}
+
+
 def _json(obj: Any) -> Response:
     resp = Response(encode(obj), mimetype="application/json")
     resp.headers["Cache-Control"] = "no-cache"
@@ -120,7 +131,7 @@ def _names() -> dict[str, str]:
 def floor_day(day: str) -> Response:
     """The floor's gaming day (:meth:`web.day_stats.DayStats.floor_day`)."""
     stats = day_stats()
-    return _json(stats.floor_day(parse_day(day, "day", stats), _names()))
+    return _json(floor_day_body(stats, parse_day(day, "day", stats), _names()))
 
 
 @bp.get("/stats/days")
@@ -136,7 +147,7 @@ def table_day(table_id: str, day: str) -> Response:
     """One table's gaming day (:meth:`web.day_stats.DayStats.table_day_json`); 404 unknown table."""
     stats = day_stats()
     get_service().read.table(table_id)
-    return _json(stats.table_day_json(table_id, parse_day(day, "day", stats)))
+    return _json(table_day_body(stats, table_id, parse_day(day, "day", stats)))
 
 
 @bp.get("/tables/<table_id>/stats/days")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from roads.gaming_day import EVENTS, RESULTS
+from roads.integrity import KINDS
 from roads.ids import TABLE_ID_PATTERN
 from web.day_stats import MAX_FLOOR_DAYS, MAX_TABLE_DAYS
 
@@ -85,7 +86,15 @@ def schemas() -> dict[str, Any]:
     floor_days = _obj({"from_day": {"type": "string"}, "to_day": {"type": "string"},
                        "days": {"type": "array", "items": floor_one}, "total": {"$ref": REF + "DayTally"},
                        "dealers": dealers})
-    return {"DayShare": share, "DayTest": test, "DayTally": tally, "DealerDay": dealer, "TableDayStats": table_day,
+    integrity = _obj({"table": {"type": "string"}, "shoe": {"type": ["integer", "null"]},
+                      "round": {"type": ["integer", "null"]}, "code": {"enum": sorted(KINDS)},
+                      "what": {"type": "string"}, "field": {"type": ["string", "null"]}, "message": {"type": "string"},
+                      "at": {"type": "string"}},
+                     description="a feed write refused as an exact impossibility (roads.integrity)")
+    flags = {"type": "array", "items": {"$ref": REF + "IntegrityFlag"}}
+    table_day["allOf"][1]["properties"]["integrity"] = flags
+    floor_day["properties"]["integrity"] = flags
+    return {"IntegrityFlag": integrity, "IntegrityFlags": _obj({"flags": flags}), "DayShare": share, "DayTest": test, "DayTally": tally, "DealerDay": dealer, "TableDayStats": table_day,
             "FloorDayStats": floor_day, "TableDaysStats": table_days, "FloorDaysStats": floor_days}
 
 
@@ -170,6 +179,12 @@ def trends_paths() -> dict[str, Any]:
 def paths() -> dict[str, Any]:
     """The statistics, export and trends routes as OpenAPI path items."""
     return {**export_paths(), **trends_paths(),
+        "/api/integrity": {"get": _get(
+            "integrityFlags", "Feed writes refused as exact impossibilities, newest first",
+            [{"name": "table", "in": "query", "required": False, "schema": {"type": "string"},
+              "description": "one table's flags"}], "IntegrityFlags", {},
+            "A card seen more often in a shoe than it holds, a round the tableau does not allow, a card out "
+            "of deal order: never noise, flagged at once (kept in memory, the newest 1,000; logged).")},
         "/api/stats/days/{day}": {"get": _get("floorDay", "The floor's figures of one gaming day", [_DAY],
                                               "FloorDayStats", _BAD, _WORDS)},
         "/api/stats/days": {"get": _get("floorDays", "The floor's figures over a range of gaming days",

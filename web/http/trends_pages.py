@@ -17,7 +17,7 @@ from typing import Any
 from flask import Blueprint, Response, render_template, request, url_for
 
 from web.http import render_gate
-from web.http.day_stats_api import day_stats, parse_day
+from web.http.day_stats_api import day_stats, floor_day_body, parse_day, table_day_body
 from web.http.display import theme_arg
 from web.render import paint_png
 from web.render.theme import THEMES
@@ -36,13 +36,13 @@ def _day_arg():
 def _table_model(table_id: str, theme: str) -> dict[str, Any]:
     info = get_service().read.table(table_id)
     stats, day = _day_arg()
-    return trends_model(stats.table_day_json(table_id, day), theme=theme, name=info["name"])
+    return trends_model(table_day_body(stats, table_id, day), theme=theme, name=info["name"])
 
 
 def _floor_model(theme: str) -> dict[str, Any]:
     stats, day = _day_arg()
     names = {i: t.name for i, t in list(get_service().tables.slots.items())}
-    return trends_model(stats.floor_day(day, names), theme=theme)
+    return trends_model(floor_day_body(stats, day, names), theme=theme)
 
 
 def _page(model: dict[str, Any], title: str, api_url: str) -> str:

@@ -7,8 +7,8 @@ the page, ``static/js/paint.js``), as the boards are.
 draws on a 1920x1080 canvas, every text at least :data:`MIN_TEXT_PX` (readable at 5 m on a
 1080p screen):
 
-* a header: the table (or "Floor"), the gaming day, and the flag ("Improbable day" in the warning
-  colour, or "No flags");
+* a header: the table (or "Floor"), the gaming day, and the flag (integrity flags of the day,
+  :mod:`roads.integrity`, first; else "Improbable day" or "N tables flagged"; else "No flags");
 * the Banker, Player and Tie shares as bars on a 0-60 % scale, each over its expected band (the
   exact expected share ± 1.96 standard errors) with a tick at the expected share, and the share,
   the expected share and the deviation in standard errors written beside it;
@@ -175,6 +175,9 @@ def trends_model(day: Mapping[str, Any], *, theme: str = "dark", name: str | Non
     title = "Floor trends" if floor else f"{name or day['table']} · trends"
     n = len(day.get("flagged") or ())
     flag = (f"{n} table{'s' if n > 1 else ''} flagged" if floor else "Improbable day") if flagged else None
+    k = len(day.get("integrity") or ())
+    if k:  # an impossibility outranks a statistic
+        flag = f"{k} integrity flag{'s' if k > 1 else ''}"
     panels = [_header(title, day["day"], flag, None if floor else test)]
     rph = figures.get("rounds_per_hour")
     pace = ("Per hour", "-" if rph is None else f"{rph:.0f}", "text")
@@ -189,7 +192,7 @@ def trends_model(day: Mapping[str, Any], *, theme: str = "dark", name: str | Non
     else:
         panels.append(_shares(figures["results"], {"x": 24, "y": 178, "w": 1150, "h": 878}, test))
         panels.append(_figures([rounds, ("Shoes", str(figures.get("shoes", 0)), "text"), pace,
-                                ("Flagged", "yes" if flagged else "no", "warn" if flagged else "open")],
+                                ("Flagged", "yes" if flag else "no", "warn" if flag else "open")],
                                {"x": 1198, "y": 178, "w": W - 1222, "h": 560}))
         panels.append(_streak_bars(figures, {"x": 1198, "y": 762, "w": W - 1222, "h": 294}))
     return {"v": MODEL_VERSION, "kind": "trends", "w": W, "h": H, "theme": theme, "lang": LANG, "tz": "UTC",
