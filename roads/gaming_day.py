@@ -268,6 +268,25 @@ class DayTally:
         """Counted rounds."""
         return self.n[0]
 
+    def state(self) -> list[Any]:
+        """Everything it holds, JSON-ready (inverse: :meth:`from_state`)."""
+        return [self.n, self.ev, self.shoes, self.voided, self.bets, self.streaks, self.first_at, self.last_at,
+                self.intervals, self.span]
+
+    @classmethod
+    def from_state(cls, state: list[Any]) -> "DayTally":
+        """The tally of :meth:`state`; raises ``ValueError`` for one that does not fit."""
+        t = cls()
+        try:
+            (n, ev, t.shoes, t.voided, bets, streaks, t.first_at, t.last_at, t.intervals, t.span) = state
+        except (TypeError, ValueError):
+            raise ValueError("not a day tally's state") from None
+        if len(n) != len(t.n) or len(ev) != len(t.ev) or len(streaks) != 2:
+            raise ValueError("not a day tally's state")
+        t.n, t.ev, t.streaks = list(n), list(ev), list(streaks)
+        t.bets = {str(k): list(v) for k, v in bets.items()}
+        return t
+
     def rounds_per_hour(self) -> float | None:
         """Dealing pace (class docstring), ``None`` without two rounds in a shoe."""
         return None if self.span <= 0 else self.intervals * 3600.0 / self.span
@@ -339,6 +358,21 @@ class TableDay:
             if mine is None:
                 mine = self.dealers[name] = DayTally()
             mine.merge(t)
+
+    def state(self) -> dict[str, Any]:
+        """Everything it holds, JSON-ready (inverse: :meth:`from_state`)."""
+        return {"total": self.total.state(), "dealers": [[name, t.state()] for name, t in self.dealers.items()]}
+
+    @classmethod
+    def from_state(cls, state: Mapping[str, Any]) -> "TableDay":
+        """The table-day of :meth:`state`; raises ``ValueError`` for one that does not fit."""
+        out = cls()
+        try:
+            out.total = DayTally.from_state(state["total"])
+            out.dealers = {name: DayTally.from_state(t) for name, t in state["dealers"]}
+        except (KeyError, TypeError):
+            raise ValueError("not a table-day's state") from None
+        return out
 
     def dealers_json(self) -> list[dict[str, Any]]:
         """``[{"dealer", ...}]`` by dealer name (``None`` last)."""

@@ -6,7 +6,9 @@ summary's ``stats``; a shoe across a cut-over is read from its document and spli
 times) and the live shoe's rounds in the day (from the table in memory: ``live``). The past part
 of a table-day is cached, keyed by the ``(shoe, version)`` of the summaries it was made of, so a
 repeated read costs one summary query without statistics, and a void or correction of a past shoe
-(a newer version) or a shoe closing makes it be recomputed.
+(a newer version) or a shoe closing makes it be recomputed. With ``disk``
+(:class:`web.day_cache.DayCache`) the past parts are also kept on disk under the same
+fingerprints, so a restarted process does not recompute them.
 
 Flask-free: the HTTP routes (``web.http.day_stats_api``) give it the store, the gaming day and
 the live shoes.
@@ -23,6 +25,8 @@ from typing import Any, Callable, Iterable, Mapping
 from roads.archive import shoe_stats
 from roads.gaming_day import SHOE_LOOKBACK_S, GamingDay, TableDay
 from roads.record import iso_time
+from web.day_cache import DayCache
+from web.day_cache import fingerprint as day_fingerprint
 from web.stores.base import HistoryReader, ShoeSummary
 
 LiveStats = Callable[[str, float, float], "tuple[int, dict[str, Any], str, int] | None"]
@@ -31,6 +35,9 @@ id, decks)`` of the table's live shoe, or ``None``."""
 
 CACHE_ENTRIES = 2048
 """Past parts of table-days kept (LRU): a 200-table floor's today and yesterday, and ranges."""
+
+FLOOR_ROW = ""
+"""The disk cache's table id of the floor's sum (a table id is never empty)."""
 
 FLOOR_CACHE_DAYS = 8
 """Floor days whose sum of past parts is kept."""
@@ -46,8 +53,11 @@ class DayStats:
     """Table-day, table range and floor-day figures (module docstring)."""
 
     def __init__(self, history: HistoryReader, gaming_day: GamingDay, live: LiveStats,
-                 tables: Callable[[], Iterable[str]], *, cache_entries: int = CACHE_ENTRIES) -> None:
+                 tables: Callable[[], Iterable[str]], *, cache_entries: int = CACHE_ENTRIES,
+                 disk: DayCache | None = None) -> None:
         self.history = history
+        self.disk = disk
+        self.zone = f"{gaming_day.tz}|{gaming_day.cutover.strftime('%H:%M')}"
         self.gaming_day = gaming_day
         self.live = live
         self.tables = tables
@@ -66,7 +76,8 @@ class DayStats:
                 by_table.setdefault(r.table, []).append(r)
         return start, end, by_table
 
-    def _past(self, table: str, day: date, start: float, end: float, rows: list[ShoeSummary]) -> TableDay:
+    def _past(self, table: str, day: date, start: float, end: float, rows: list[ShoeSummary],
+              on_disk: Callable[[], Mapping[str, tuple[str, str]]] | None = None) -> TableDay:
         key = (table, day)
         fingerprint = tuple((r.shoe, r.version) for r in rows)
         with self._lock:
@@ -74,6 +85,33 @@ class DayStats:
             if hit is not None and hit[0] == fingerprint:
                 self._cache.move_to_end(key)
                 return hit[1]
+        fp = None
+        if self.disk is not None:
+            fp = day_fingerprint(fingerprint)
+            row = on_disk().get(table) if on_disk is not None else self.disk.get(self.zone, day.isoformat(), table)
+            if row is not None and row[0] == fp:
+                try:
+                    kept = TableDay.from_state(json.loads(row[1]))
+                except ValueError:
+                    kept = None
+                if kept is not None:
+                    self._remember(key, fingerprint, kept)
+                    return kept
+        out = self._compute(table, start, end, rows)
+        self._remember(key, fingerprint, out)
+        if self.disk is not None and fp is not None:
+            self.disk.put(self.zone, day.isoformat(), table, fp, json.dumps(out.state(), separators=(",", ":")))
+        return out
+
+    def _remember(self, key: tuple[str, date], fingerprint: tuple, value: TableDay) -> None:
+        with self._lock:
+            self._cache[key] = (fingerprint, value)
+            self._cache.move_to_end(key)
+            while len(self._cache) > self._cache_entries:
+                self._cache.popitem(last=False)
+
+    def _compute(self, table: str, start: float, end: float, rows: list[ShoeSummary]) -> TableDay:
+        """A table-day's past part from its summaries (and the documents of shoes across a bound)."""
         out = TableDay()
         if rows:
             full = {r.shoe: r for r in self.history.shoe_summaries_between(
@@ -89,11 +127,6 @@ class DayStats:
                 shoe = self.history.past_shoe(table, r.shoe)
                 if shoe is not None:
                     out.add(shoe_stats(shoe, start, end), shoe.variant.id, shoe.decks)
-        with self._lock:
-            self._cache[key] = (fingerprint, out)
-            self._cache.move_to_end(key)
-            while len(self._cache) > self._cache_entries:
-                self._cache.popitem(last=False)
         return out
 
     def _table_day(self, table: str, day: date, start: float, end: float, rows: list[ShoeSummary]) -> TableDay:
@@ -140,16 +173,34 @@ class DayStats:
         the tables' past parts is cached per day, keyed by every table's summaries' versions."""
         start, end, by_table = self._rows(day, None)
         ids = sorted(set(by_table) | set(self.tables()))
-        pasts = {t: self._past(t, day, start, end, by_table.get(t, [])) for t in ids}
+        rows_on_disk: list[Mapping[str, tuple[str, str]]] = []
+
+        def on_disk() -> Mapping[str, tuple[str, str]]:  # the day's rows, read once if a table needs them
+            if not rows_on_disk:
+                rows_on_disk.append(self.disk.day(self.zone, day.isoformat()) if self.disk is not None else {})
+            return rows_on_disk[0]
+
+        pasts = {t: self._past(t, day, start, end, by_table.get(t, []), on_disk) for t in ids}
         key = tuple((t, tuple((r.shoe, r.version) for r in by_table.get(t, ()))) for t in ids)
         with self._lock:
             hit = self._floors.get(day)
-        if hit is not None and hit[0] == key:
-            floor_past = hit[1]
-        else:
+        floor_past = hit[1] if hit is not None and hit[0] == key else None
+        if floor_past is None and self.disk is not None:  # a new process: the floor's sum on disk
+            fp = day_fingerprint(key)
+            row = on_disk().get(FLOOR_ROW)
+            if row is not None and row[0] == fp:
+                try:
+                    floor_past = TableDay.from_state(json.loads(row[1]))
+                except ValueError:
+                    floor_past = None
+        if floor_past is None:
             floor_past = TableDay()
             for p in pasts.values():
                 floor_past.merge(p)
+            if self.disk is not None:
+                self.disk.put(self.zone, day.isoformat(), FLOOR_ROW, day_fingerprint(key),
+                              json.dumps(floor_past.state(), separators=(",", ":")))
+        if hit is None or hit[0] != key:
             with self._lock:
                 self._floors[day] = (key, floor_past)
                 self._floors.move_to_end(day)

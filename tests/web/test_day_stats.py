@@ -143,6 +143,10 @@ def test_the_figures_survive_a_restart(floor, tmp_path):
     try:
         get_service(app).clock = lambda: utc("2026-03-11T05:00:00")
         settle_history(app)
+
+        def no_document(*_):
+            raise AssertionError("the figures of a day read before come from day_stats.sqlite3")
+        get_service(app).store.past_shoe = no_document
         c = app.test_client()
         assert c.get("/api/tables/T1/stats/days/2026-03-11").json == before
         assert c.get("/api/stats/days/today").json == floor_before

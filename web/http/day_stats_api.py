@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import threading
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, request
@@ -24,6 +25,7 @@ from flask import Blueprint, Flask, Response, current_app, request
 from roads.archive import shoe_stats
 from roads.gaming_day import GamingDay
 from web import extensions
+from web.day_cache import DayCache
 from web.day_stats import MAX_FLOOR_DAYS, MAX_TABLE_DAYS, DayStats
 from web.http.errors import ApiError, BadRequest
 from web.http.integrity_api import day_flags
@@ -76,7 +78,8 @@ def day_stats(app: Flask | None = None) -> DayStats:
                            code="history_unavailable", status=503)
         settings = get_settings(app)
         made = DayStats(service.store, GamingDay.of(settings.venue_tz, settings.gaming_day_start), _live(service),
-                        lambda: [i for i, t in list(service.tables.slots.items()) if t.visible])
+                        lambda: [i for i, t in list(service.tables.slots.items()) if t.visible],
+                        disk=DayCache(Path(settings.data_dir) / DayCache.FILENAME))
         app.extensions[extensions.DAY_STATS] = made
     return made
 
