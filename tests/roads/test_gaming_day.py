@@ -200,3 +200,21 @@ def test_fair_days_are_flagged_at_the_documented_rate(fair_days):
         below = sum(t["p_value"] < level for t in fair_days)
         low, high = _binomial_interval(DAYS, level, 1e-4)
         assert low <= below <= high, (level, below, low, high)
+
+
+def test_a_table_day_survives_its_json_state():
+    import json
+    day = TableDay()
+    t = Table("T1")
+    clock = [1_700_000_000.0]
+    for m in simulate_shoe("T1", 1, seed=3):
+        w = StartShoe(1, tuple(m["burn"]), m["cut_card_position"]) if m["type"] == "shoe" else \
+            RecordRound(1, m["round"], {k: m[k] for k in ("player", "banker")})
+        ev = t.decide(w, lambda: clock[0])
+        t.apply(ev)
+        clock[0] += 30
+    day.add(shoe_stats(t.current), "seed000_live", 8)
+    again = TableDay.from_state(json.loads(json.dumps(day.state())))
+    assert again.total.json() == day.total.json() and again.dealers_json() == day.dealers_json()
+    with pytest.raises(ValueError):
+        TableDay.from_state({"total": [1, 2], "dealers": []})

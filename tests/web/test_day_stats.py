@@ -230,3 +230,27 @@ def test_an_impossible_write_raises_an_integrity_flag_at_once(floor):
     assert [f["code"] for f in day["integrity"]] == ["tableau"]
     page = floor.client.get("/tables/T1/trends").data
     assert b"1 integrity flag" in page
+
+
+def test_the_disk_cache_is_only_a_cache(tmp_path):
+    from web.day_cache import DayCache
+    (tmp_path / "file").write_text("not a directory")
+    broken = DayCache(tmp_path / "file" / "day_stats.sqlite3")  # cannot be made: every read a miss
+    broken.put("UTC|06:00", "2026-03-11", "T1", "fp", "{}")
+    assert broken.day("UTC|06:00", "2026-03-11") == {} and broken.get("UTC|06:00", "2026-03-11", "T1") is None
+    ok = DayCache(tmp_path / "day_stats.sqlite3")
+    ok.put("UTC|06:00", "2026-03-11", "T1", "fp", "{}")
+    ok.put("UTC|06:00", "2026-03-11", "T1", "fp2", "[]")
+    assert ok.day("UTC|06:00", "2026-03-11") == {"T1": ("fp2", "[]")}
+    ok.close()
+
+
+def test_a_stale_or_damaged_row_on_disk_is_recomputed(floor, tmp_path):
+    from web.day_cache import DayCache
+    want = floor.client.get("/api/tables/T2/stats/days/2026-03-10").json
+    disk = DayCache(tmp_path / "data" / DayCache.FILENAME)
+    (fp, _), = [v for k, v in disk.day(f"{TZ}|06:00", "2026-03-10").items() if k == "T2"]
+    disk.put(f"{TZ}|06:00", "2026-03-10", "T2", fp, '{"total": [1, 2]}')  # damaged, same fingerprint
+    from web.http.day_stats_api import day_stats
+    day_stats(floor.app)._cache.clear()  # as a new process
+    assert floor.client.get("/api/tables/T2/stats/days/2026-03-10").json == want
