@@ -61,7 +61,7 @@ def _t(t: str, x: float, y: float, w: float, size: int, colour: str = "text", *,
 
 def _bar(items: list, x: float, y: float, w: float, h: float, share: Mapping[str, Any], colour: str) -> None:
     """One share bar over its expected band, at ``(x, y)`` of ``w`` x ``h`` px."""
-    items.append(rect(x, y, w, h, "cell", h * 0.2))
+    items.append(rect(x, y, w, h, "background", h * 0.2))
     def at(v: float) -> float:
         return x + w * max(0.0, min(1.0, v / SCALE_MAX))
     exp, se = share.get("expected"), share.get("se")
@@ -131,7 +131,7 @@ def _streak_bars(day: Mapping[str, Any], r: dict[str, int]) -> dict[str, Any]:
     for i, (n, colour) in enumerate(((b, "banker"), (p, "player"))):
         y = r["y"] + 90 + i * 80
         w = (r["w"] - 200) * n / top
-        items.append(rect(r["x"] + 32, y, r["w"] - 200, 56, "cell", 10))
+        items.append(rect(r["x"] + 32, y, r["w"] - 200, 56, "background", 10))
         items.append(rect(r["x"] + 32, y, max(2.0, w), 56, colour, 10))
         items.append(_t(str(n), r["x"] + r["w"] - 40, y + 28, 140, 52, colour, anchor="r"))
     return panel("streaks", r, "panel", items)
