@@ -140,3 +140,19 @@ def test_roads_export_writes_what_the_api_serves(floor, tmp_path, runner, monkey
     assert runner.invoke(main, ["export", "--data", data, "--table", "T1", "--shoe", "7"]).exit_code == 4
     assert runner.invoke(main, ["export", "--data", data, "--day", "2026-02-30"]).exit_code == 2
     assert runner.invoke(main, ["export", "--data", data, "--table", "T1"]).exit_code == 2
+
+
+def test_roads_stats_warm_fills_the_disk_cache(floor, tmp_path, runner, monkeypatch):
+    from web.cli import main
+    from web.day_cache import DayCache
+    close_app(floor.app)
+    monkeypatch.setenv("ROADS_VENUE_TZ", TZ)
+    data = tmp_path / "data"
+    assert not (data / DayCache.FILENAME).exists()  # no figures read yet
+    r = runner.invoke(main, ["stats-warm", "--data", str(data), "--from", "2026-03-09", "--to", "2026-03-11"])
+    assert r.exit_code == 0, r.output
+    assert [line.split(":")[0] for line in r.output.splitlines()] == ["2026-03-09", "2026-03-10", "2026-03-11"]
+    disk = DayCache(data / DayCache.FILENAME)
+    assert set(disk.day(f"{TZ}|06:00", "2026-03-10")) == {"", "T1", "T2"}  # the floor's sum and each table
+    assert runner.invoke(main, ["stats-warm", "--data", str(data), "--from", "2026-03-11", "--to",
+                                "2026-03-10"]).exit_code == 2
