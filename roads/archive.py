@@ -198,9 +198,11 @@ class _Tally:
                 "last_round_at": self.last_at}
 
 
-def shoe_stats(shoe: ShoeRecord) -> dict[str, Any]:
+def shoe_stats(shoe: ShoeRecord, start: float | None = None, end: float | None = None) -> dict[str, Any]:
     """What gaming-day statistics add up for one shoe (docs/domain.md sections 3-4), over its
-    counted rounds (recorded, not voided) in round order.
+    counted rounds (recorded, not voided) in round order; with ``start``/``end`` (Unix seconds),
+    only the rounds recorded in ``[start, end)`` (the part of a shoe in one gaming day: a side
+    bet's window still counts from the shoe's first round; streaks start inside the part).
 
     ``{"recorded", "voided", "rounds" (counted), "banker", "player", "tie", "banker_pair",
     "player_pair", "either_pair", "perfect_pair" (rounds known to have one), "natural",
@@ -218,15 +220,21 @@ def shoe_stats(shoe: ShoeRecord) -> dict[str, Any]:
     dealers: dict[str | None, _Tally] = {}
     longest = {Winner.BANKER: 0, Winner.PLAYER: 0}
     run_side, run = None, 0
-    voided = 0
+    voided = recorded = index = 0
     for r in shoe.rounds:
         res = r.result
-        if r.on_hold:  # waits for the supervisor: neither counted nor voided yet
+        in_part = (start is None or r.at >= start) and (end is None or r.at < end)
+        if r.on_hold:  # waits for the supervisor: recorded, neither counted nor voided yet
+            recorded += in_part
             continue
-        if r.void is not None or res is None:
+        counted = r.void is None and res is not None
+        index += counted
+        if not in_part:
+            continue
+        recorded += 1
+        if not counted:
             voided += 1
             continue
-        index = total.counts["rounds"] + 1
         w = res.winner
         facts = (w is Winner.BANKER, w is Winner.PLAYER, w is Winner.TIE, res.banker_pair, res.player_pair,
                  res.either_pair, res.perfect_pair is True, res.natural, res.side_natural(Winner.BANKER) is True,
@@ -242,7 +250,7 @@ def shoe_stats(shoe: ShoeRecord) -> dict[str, Any]:
             run = run + 1 if w is run_side else 1
             run_side = w
             longest[w] = max(longest[w], run)
-    out = {"recorded": len(shoe.rounds), "voided": voided, **total.json()}
+    out = {"recorded": recorded, "voided": voided, **total.json()}
     out["longest_banker_streak"] = longest[Winner.BANKER]
     out["longest_player_streak"] = longest[Winner.PLAYER]
     out["dealers"] = [{"dealer": name, **t.json()} for name, t in dealers.items()]

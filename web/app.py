@@ -50,6 +50,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     loaded = service.init_app(app, read, push.page_models)
 
     from web.http import api
+    from web.http import day_stats_api
+    from web.http import exports_api
+    from web.http import trends_pages
+    from web.http import integrity_api
     from web.http import feed
     from web.http import full_frames
     from web.http import model_sockets
@@ -61,6 +65,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     app.register_blueprint(feed.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(day_stats_api.bp)
+    app.register_blueprint(exports_api.bp)
+    app.register_blueprint(trends_pages.bp)
+    app.register_blueprint(integrity_api.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(png.bp)
     app.register_blueprint(shoes_pages.bp)

@@ -28,6 +28,15 @@ PNG_FRESHNESS = "roads.png_freshness"
 RENDER_GATE = "roads.render_gate"
 """The :class:`web.http.render_gate.RenderGate` (PNG painting off the event loop, bounded)."""
 
+DAY_STATS = "roads.day_stats"
+"""The :class:`web.day_stats.DayStats` (gaming-day figures; made on first use)."""
+
+ROUND_EXPORT = "roads.round_export"
+"""The :class:`web.round_export.RoundExport` (CSV and JSON Lines exports; made on first use)."""
+
+INTEGRITY = "roads.integrity"
+"""The :class:`web.integrity.IntegrityFlags` (feed writes refused as impossibilities)."""
+
 OPENAPI = "roads.openapi"
 """The encoded OpenAPI document (built on first request)."""
 

@@ -28,6 +28,7 @@ from flask import Flask, current_app
 from pydantic import Field, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from roads.gaming_day import parse_cutover
 from roads.good_roads import DEFAULT_GOOD_ROADS, HIGHLIGHTED_BY_DEFAULT, CustomRoad
 from roads.ids import TABLE_ID_RE, TABLE_ID_RULE, is_table_id
 from web import extensions
@@ -200,6 +201,10 @@ class Settings(BaseSettings):
         "UTC", "IANA time zone",
         "Time zone of the venue (`Asia/Bangkok`): every board, screen and PNG shows the time of the "
         "last result, and the offline band its time, in it.")
+    gaming_day_start: str = _field(
+        "06:00", "HH:MM",
+        "Local time (in `ROADS_VENUE_TZ`) at which the venue's gaming day starts: a round counts in the "
+        "day of its own time (`/api/stats/days/...`, exports and trends; docs/api.md).")
     stale_s: float = _field(
         300.0, "seconds",
         "A PNG of a table whose feed has been silent longer than this says so on the image (roads "
@@ -298,6 +303,14 @@ class Settings(BaseSettings):
         except (ZoneInfoNotFoundError, ValueError):
             raise ValueError("is not an IANA time zone name (like Asia/Bangkok or UTC)") from None
         return value
+
+    @field_validator("gaming_day_start")
+    @classmethod
+    def _time_of_day(cls, value: str) -> str:
+        try:
+            return parse_cutover(value).strftime("%H:%M")
+        except ValueError:
+            raise ValueError("is not a time of day HH:MM (00:00-23:59)") from None
 
     @field_validator("history_url")
     @classmethod

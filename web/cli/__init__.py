@@ -15,6 +15,8 @@ import sys
 import click
 
 from web.cli.commands import register as _register_demo_commands
+from web.cli.export import export as _export
+from web.cli.stats import stats_warm as _stats_warm
 
 
 class SettingsError(click.ClickException):
@@ -90,6 +92,8 @@ def serve(host: str | None, port: int | None, data: str | None) -> None:
 
 
 _register_demo_commands(main)  # demo, simulate, replay, render
+main.add_command(_export)  # rounds as CSV / JSON Lines (web.cli.export)
+main.add_command(_stats_warm)  # gaming-day figures into the disk cache (web.cli.stats)
 
 
 def _add_shoe_commands(group: click.Group) -> None:

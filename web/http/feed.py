@@ -27,7 +27,7 @@ import hmac
 from typing import Any
 from urllib.parse import unquote_plus
 
-from flask import Blueprint, Response, request
+from flask import Blueprint, Response, g, request
 
 from roads.table import CorrectRound, RecordRound, StartShoe, VoidRound
 from web.http import schemas
@@ -93,7 +93,8 @@ def _body() -> dict:
         raise ApiError(f"a feed body is JSON: send 'Content-Type: application/json', got {given!r}"[:200],
                        status=415, code="unsupported_media_type", field="Content-Type")
     # get_data raises RequestEntityTooLarge (413) past MAX_CONTENT_LENGTH.
-    return schemas.load_json(request.get_data(cache=False))
+    body = g.feed_body = schemas.load_json(request.get_data(cache=False))  # integrity flags read it (integrity_api)
+    return body
 
 
 def _reply(ack: Ack) -> Response:

@@ -21,7 +21,7 @@ from pydantic.json_schema import models_json_schema
 
 from roads.ids import TABLE_ID_PATTERN
 from roads.variants import PRESETS
-from web.http import openapi_pages, responses, schemas, schemas_live
+from web.http import openapi_pages, openapi_stats, responses, schemas, schemas_live
 
 SNAPSHOT_SCHEMA = Path(__file__).resolve().parents[2] / "roads" / "schema" / "snapshot.schema.json"
 """The road helper's JSON Schema of a snapshot, embedded as ``components.schemas.Snapshot``."""
@@ -263,6 +263,7 @@ def _components() -> dict[str, Any]:
     variant = components["ShoeIn"]["properties"]["variant"]
     variant["anyOf"] = [{"enum": sorted(PRESETS)}, {"type": "null"}]
     components.update(_snapshot_schemas())
+    components.update(openapi_stats.schemas())
     return _rename_refs(components)
 
 
@@ -297,7 +298,7 @@ def document() -> dict[str, Any]:
         "tags": [{"name": "feed", "description": "authenticated writes from a table"},
                  {"name": "read", "description": "public, read-only JSON"},
                  *openapi_pages.TAGS],
-        "paths": {**_paths(), **openapi_pages.paths()},
+        "paths": {**_paths(), **openapi_stats.paths(), **openapi_pages.paths()},
         "components": {
             "schemas": _components(),
             "securitySchemes": {"feedToken": {"type": "http", "scheme": "bearer",
