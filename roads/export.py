@@ -10,8 +10,9 @@ gaming day of ``at``); ``dealer``; ``player``, ``banker`` (cards in deal order w
 cards, else empty), ``burn`` (cards burned before the round); ``winner`` (``banker`` / ``player``
 / ``tie``; empty for a round voided while dealt); ``player_total``, ``banker_total``;
 ``natural``, ``player_natural``, ``banker_natural``; ``player_pair``, ``banker_pair`` (unknown for
-a result-level round that did not say); ``voided``, ``void_reason``, ``voided_at``;
-``corrections`` (how many times the round was corrected: the row is the round as it stands),
+a result-level round that did not say); ``voided``, ``void_reason``, ``voided_at``; ``held`` (the
+round waits for the supervisor: its cards so far, no winner), ``held_reason`` (why it was held,
+kept once the supervisor recorded it); ``corrections`` (how many times the round was corrected: the row is the round as it stands),
 ``corrected_at`` (the last correction's time).
 
 Standard library only.
@@ -29,7 +30,7 @@ from roads.record import RoundRecord, iso_time
 
 COLUMNS = ("table", "shoe", "round", "at", "day", "dealer", "player", "banker", "burn", "winner", "player_total",
            "banker_total", "natural", "player_natural", "banker_natural", "player_pair", "banker_pair", "voided",
-           "void_reason", "voided_at", "corrections", "corrected_at")
+           "void_reason", "voided_at", "held", "held_reason", "corrections", "corrected_at")
 """Every column, in order (the module docstring says what each holds)."""
 
 _WINNERS = {Winner.BANKER: "banker", Winner.PLAYER: "player", Winner.TIE: "tie"}
@@ -58,6 +59,8 @@ def round_row(table: str, shoe: int, r: RoundRecord, day: Callable[[float], str]
         "voided": r.void is not None,
         "void_reason": None if r.void is None else r.void["reason"],
         "voided_at": None if r.void is None else iso_time(r.void["at"]),
+        "held": r.on_hold,
+        "held_reason": None if r.held is None else r.held["reason"],
         "corrections": len(r.corrections),
         "corrected_at": iso_time(r.corrections[-1]["at"]) if r.corrections else None,
     }

@@ -198,6 +198,11 @@ def test_held_round_leaves_the_roads_until_the_supervisor_records_it(tmp_path):
     assert held["incomplete"] is True and held["result"] is None
     assert held["feed"] == {"shoe": 1, "round": 3, "player": ["2C", "3D"], "banker": ["5S"]}
     assert held["held"]["player"] == HOLD["player"] and held["held"]["resolved"] is False
+    exported = c.get("/api/tables/T1/shoes/1/rounds.csv").get_data(as_text=True).splitlines()
+    header, third = exported[0].split(","), dict(zip(exported[0].split(","), exported[3].split(",")))
+    assert "held" in header and (third["round"], third["held"], third["held_reason"], third["winner"]) == (
+        "3", "true", "result_mismatch", "")
+    assert (third["player"], third["banker"], third["voided"]) == ("2C 3D", "5S", "false")
     # the next round may start
     assert post(c, "rounds", {"shoe": 1, "round": 4, **NATURAL_9}).status_code == 201
     # restart: the held round, the alarm and everything else come back as they were
