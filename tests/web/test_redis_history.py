@@ -387,7 +387,7 @@ def test_the_mover_thread_moves_after_a_closing_commit(make):
     while store.closed_rows() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert store.closed_rows() == [] and store.mover.moved >= 3
-    assert store.history.shoe_numbers("T1") == [n for n in fed.tables["T1"].shoes if n != fed.tables["T1"].current.number]
+    assert store.history.shoe_numbers("T1") == [n for n in all_shoes(fed.tables["T1"]) if n != fed.tables["T1"].current.number]
 
 
 # ----------------------------------------------------------------------------- settings
