@@ -274,3 +274,36 @@ def test_redis_and_postgresql_restart_equals_before_and_the_releases_full_replay
     finally:
         for _ in gen:
             pass
+
+
+def test_an_event_of_another_process_that_changes_a_cached_past_shoe_drops_it(tmp_path):
+    """The follower path (``Service.apply_external``): the other process committed the void (its
+    document is in the store); this process applies the event and must not serve its cached copy."""
+    from roads.archive import LivePart
+    from roads.events import Event
+    from roads.table import Table
+
+    app = make_app(tmp_path / "data")
+    try:
+        client = app.test_client()
+        feed = Feed(client, "T1")
+        for shoe in (1, 2):
+            for n, (p, b) in enumerate(dealt_rounds(6, seed=shoe), 1):
+                assert feed.round(shoe, n, p, b).status_code == 201
+        service = get_service(app)
+        assert client.get("/api/tables/T1/shoes/1").json["voided"] == []
+        other = SqliteStore.in_dir(tmp_path / "data")  # another writer of the same records
+        try:
+            part = {p.table: p for p in other.load_live()}.get("T1") or LivePart("T1", 0)
+            table = Table.restore(part, past=other.past_shoes("T1"))
+            ev = Event("T1", table.seq + 1, "void", 1, 3, {"reason": "audit"}, 5000.0)
+            other.commit(table.commit(ev))
+        finally:
+            other.close()
+        assert client.get("/api/tables/T1/shoes/1").json["voided"] == []  # cached; not applied here yet
+        service.apply_external(ev)
+        snap = client.get("/api/tables/T1/shoes/1").json
+        assert snap["voided"] == [3] and snap["version"] == 13
+        assert client.get("/api/tables/T1").json["version"] == 13
+    finally:
+        close_app(app)
