@@ -101,6 +101,9 @@ def main() -> None:
         feeder(args.feeder, args.tables, args.seed)
         return
 
+    import logging
+
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no request log
     tracemalloc.start(8)
     from werkzeug.serving import make_server
 
