@@ -98,7 +98,7 @@ class Service:
     ``ROADS_ONLY_CONFIGURED_TABLES``; :meth:`write`). Construction loads the tables (a history
     store: each table's live part; else every stored event), publishes every table and the
     lobby, starts the store's follower and, with a history store, the :class:`Maintenance`
-    thread (``maintenance`` False: none; tests run it by hand). Raises
+    thread (``maintenance`` False: none). Raises
     :class:`web.settings.ConfigError` for a configured variant that is not a preset or bad
     configured limits, :class:`web.stores.StoreError` for a store that cannot be read.
     """
