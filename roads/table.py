@@ -46,7 +46,6 @@ Standard library only.
 from __future__ import annotations
 
 import collections
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, Union
 
@@ -215,12 +214,6 @@ class Table:
         self.current: ShoeRecord | None = None
         self.status = TableStatus()
         """The table's state as the feed last set it (:class:`roads.table_state.TableStatus`)."""
-
-    @property
-    def shoes(self) -> Mapping[int, ShoeRecord]:
-        """Every shoe by number, past ones read through :attr:`past` (a store-backed table reads
-        each one from disk: for a listing use the store's summaries)."""
-        return ShoesView(self)
 
     @classmethod
     def replay(cls, table_id: str, events: Iterable[Event], *, variant_id: str | None = None,
@@ -748,26 +741,3 @@ def _correct_round(s: ShoeRecord, ev: Event) -> None:
 
 _PAST_CHANGES: dict[str, Callable[[ShoeRecord, Event], None]] = {VOID: _void_round, CORRECT: _correct_round}
 """The events that may change a past shoe (a void or correction of one of its rounds)."""
-
-
-class ShoesView(Mapping):
-    """Every shoe of a table by number (:attr:`Table.shoes`): the current one and, through the
-    table's :class:`roads.archive.PastShoes`, the past ones."""
-
-    def __init__(self, table: Table) -> None:
-        self._table = table
-
-    def __getitem__(self, number: int) -> ShoeRecord:
-        s = self._table.get_shoe(number) if isinstance(number, int) else None
-        if s is None:
-            raise KeyError(number)
-        return s
-
-    def __iter__(self) -> Iterator[int]:
-        numbers = set(self._table.past.numbers())
-        if self._table.current is not None:
-            numbers.add(self._table.current.number)
-        return iter(sorted(numbers))
-
-    def __len__(self) -> int:
-        return sum(1 for _ in self)

@@ -1,5 +1,6 @@
 """The read model: every table's snapshot and lobby entry, the lobby list, past shoes' snapshots,
-shoe listings and round exports, from the tables' records (:mod:`web.tables`).
+shoe listings and round exports, from the tables' records (:mod:`web.tables`) and, for past
+shoes, from the store's history (docs/history.md).
 
 After every change of a table the service calls :meth:`ReadModel.refresh`: the table's new
 view (:func:`web.snapshots.table_view`: snapshot and lobby entry, each encoded once) is swapped
@@ -10,10 +11,18 @@ and the floor's good roads (:class:`web.push.floor_good_roads.GoodRoadsTopic`, w
 
 Snapshot reads (``snapshot``, ``snapshot_json``, ``table``, ``list_tables``, ``lobby_json``:
 the API, pages, PNG and WebSocket hot paths) never take a table lock: they read the table's
-latest immutable view. Shoe listings, exports and the rebuild of a past shoe's snapshot read
-the record, so they hold the table's lock while they copy it out (past shoes' snapshots are
-kept in a bounded cache, :data:`PAST_SHOE_CACHE`). Returned dicts are shared: do not mutate
-them. An unknown table or shoe raises :class:`roads.errors.UnknownTable` /
+latest immutable view.
+
+Past shoes: with a history store (:attr:`ReadModel.history`, a :class:`web.stores.HistoryReader`,
+set by the service for SQLite and Redis + PostgreSQL) a past shoe is read from its stored
+document (:meth:`web.stores.HistoryReader.past_shoe`) and the shoe list from the stored summary
+lines, a page at a time (newest first, :meth:`ReadModel.shoes_page`); nothing of history is kept
+in memory but a bounded LRU of past shoes' snapshots (``past_cache`` entries,
+``ROADS_PAST_SHOE_CACHE``), whose entry for a shoe is dropped when a commit or another process's
+event changes that shoe (:meth:`ReadModel.forget_past`). Without one (the Redis store alone)
+past shoes are the table's in-memory records (:class:`roads.archive.MemoryShoes`), read under the
+table's lock, and the cache checks each entry's version. Returned dicts are shared: do not
+mutate them. An unknown table or shoe raises :class:`roads.errors.UnknownTable` /
 :class:`roads.errors.UnknownShoe` (the HTTP edge answers 404 ``unknown_table`` /
 ``unknown_shoe``, ``web.http.errors``).
 """
@@ -21,35 +30,50 @@ them. An unknown table or shoe raises :class:`roads.errors.UnknownTable` /
 from __future__ import annotations
 
 import collections
+import json
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any, Iterator
 
+from roads.errors import UnknownShoe
 from roads.good_roads import CustomRoad, catalogue
-from roads.table import ShoeRecord
+from roads.record import ShoeRecord
 from web import snapshots
 from web.push import topics
 from web.push.hub import Hub
 from web.push.floor_good_roads import GoodRoadsTopic
 from web.push.lobby import LobbyTopic
-from web.snapshots import Encoded, TableView
+from web.snapshots import Encoded, TableView, encode
 from web.tables import Tables, TableSlot
 
+if TYPE_CHECKING:
+    from web.stores.base import HistoryReader
+
 PAST_SHOE_CACHE = 64
-"""Snapshots of past shoes kept in memory (LRU, per service); older ones are rebuilt on demand
-by replaying the shoe's recorded operations."""
+"""Default number of past shoes' snapshots kept in memory per service (LRU; the setting
+``ROADS_PAST_SHOE_CACHE``); older ones are rebuilt on demand from the shoe's document."""
+
+SHOE_PAGE = 50
+"""Shoes per page of a shoe list when the request names no ``limit``."""
+
+SHOE_PAGE_MAX = 500
+"""Most shoes one page of a shoe list may ask for (``limit``)."""
 
 
 class ReadModel:
     """The known tables (:attr:`tables`, showing the operator's good-road patterns ``custom``) and
     everything readers get from them (see module doc)."""
 
-    def __init__(self, hub: Hub, custom: tuple[CustomRoad, ...] = ()) -> None:
+    def __init__(self, hub: Hub, custom: tuple[CustomRoad, ...] = (), *, past_cache: int = PAST_SHOE_CACHE) -> None:
         self.hub = hub
         self.tables = Tables(custom)
         self.lobby = LobbyTopic(hub)
         self.good_roads = GoodRoadsTopic(hub, catalogue(custom))
+        self.history: HistoryReader | None = None
+        """Where past shoes are read from (the service's history store), or ``None``: the tables' records."""
+        self.past_cache = past_cache
         self._past: collections.OrderedDict[tuple[str, int], tuple[int, dict[str, Any], Encoded]] = collections.OrderedDict()
         self._past_lock = threading.Lock()
+        self._forgets = 0  # counts forget_past calls: a snapshot read before one is not cached
 
     # ------------------------------------------------------------------ reads
     def table(self, table_id: str) -> dict[str, Any]:
@@ -98,45 +122,140 @@ class ReadModel:
         return self._past_snapshot(t, shoe)
 
     def _past_snapshot(self, t: TableSlot, number: int) -> tuple[int, dict[str, Any], Encoded]:
-        s = _shoe(t, number)
         key = (t.id, number)
+        history = self.history
         with self._past_lock:
             hit = self._past.get(key)
-            if hit is not None and hit[0] == s.version:
-                self._past.move_to_end(key)
+            forgets = self._forgets
+        if history is None:
+            with t.lock:  # in-memory records change in place: read them under the table's lock
+                s = _shoe(t, number)
+                if hit is not None and hit[0] == s.version:
+                    with self._past_lock:
+                        if key in self._past:
+                            self._past.move_to_end(key)
+                    return hit
+                snap = snapshots.build(t, s, s.replay_roads(), s.version, live=False)
+        else:
+            if hit is not None:  # dropped by forget_past when the shoe changes
+                with self._past_lock:
+                    if key in self._past:
+                        self._past.move_to_end(key)
                 return hit
-        with t.lock:
-            roads = s.replay_roads()
-            snap = snapshots.build(t, s, roads, s.version, live=False)
+            s = self._past_record(t, number)
+            snap = snapshots.build(t, s, s.replay_roads(), s.version, live=False)
         entry = (s.version, snap, Encoded(snap))
         with self._past_lock:
-            self._past[key] = entry
-            self._past.move_to_end(key)
-            while len(self._past) > PAST_SHOE_CACHE:
-                self._past.popitem(last=False)
+            if self._forgets == forgets or history is None:
+                self._past[key] = entry
+                self._past.move_to_end(key)
+                while len(self._past) > self.past_cache:
+                    self._past.popitem(last=False)
         return entry
 
-    def shoes(self, table_id: str) -> list[dict[str, Any]]:
-        """Every shoe of the table, oldest first (:meth:`roads.table.ShoeRecord.summary` lines).
-        Raises :class:`roads.errors.UnknownTable`."""
+    def _past_record(self, t: TableSlot, number: int) -> ShoeRecord:
+        """Past shoe ``number`` of ``t`` from the history store (``history`` set); raises
+        :class:`roads.errors.UnknownShoe`."""
+        assert self.history is not None
+        s = self.history.past_shoe(t.id, number)
+        if s is None:
+            raise UnknownShoe(f"table {t.id!r} has no shoe {number}", field="shoe")
+        return s
+
+    def forget_past(self, table_id: str, shoe: int) -> None:
+        """Drop past shoe ``shoe``'s cached snapshot: a commit (or another process's event) closed or
+        changed it."""
+        with self._past_lock:
+            self._past.pop((table_id, shoe), None)
+            self._forgets += 1
+
+    def past_cached(self) -> int:
+        """How many past shoes' snapshots are cached now (at most :attr:`past_cache`)."""
+        return len(self._past)
+
+    def shoes_page(self, table_id: str, *, before: int | None = None,
+                   limit: int = SHOE_PAGE) -> tuple[list[bytes], int | None]:
+        """One page of the table's shoe list, newest first: ``(lines, next)``. ``lines`` are the
+        JSON bytes of :meth:`roads.record.ShoeRecord.summary` lines (the live shoe's with ``live``
+        true; a past shoe's as stored when it closed or last changed), of the shoes numbered below
+        ``before`` (all when ``None``), at most ``limit``; ``next`` is the ``before`` of the next
+        page (the last listed shoe's number) or ``None`` when no older shoe remains. Raises
+        :class:`roads.errors.UnknownTable`."""
+        t = self.tables.visible(table_id)
+        lines: list[bytes] = []
+        with t.lock:
+            cur = t.table.current
+            below = before
+            if cur is not None and (before is None or cur.number < before):
+                lines.append(encode(cur.summary(True)))
+                below = cur.number
+            want = limit + 1 - len(lines)
+            if self.history is not None:
+                rows = self.history.shoe_summaries(t.id, before=below, limit=want)
+                past = [(r.shoe, r.line.encode("utf-8")) for r in rows]
+            else:
+                numbers = [n for n in t.table.past.numbers() if below is None or n < below][-want:]
+                past = []
+                for n in reversed(numbers):
+                    s = t.table.past.get(n)
+                    if s is not None:
+                        past.append((n, encode(s.summary(False))))
+        numbers_listed = ([cur.number] if lines else []) + [n for n, _ in past]  # type: ignore[union-attr]
+        lines += [line for _, line in past]
+        if len(lines) > limit:
+            return lines[:limit], numbers_listed[limit - 1]
+        return lines, None
+
+    def shoe_line(self, table_id: str, shoe: int) -> bytes:
+        """The JSON bytes of shoe ``shoe``'s line of the shoe list. Raises
+        :class:`roads.errors.UnknownTable` / :class:`roads.errors.UnknownShoe`."""
         t = self.tables.visible(table_id)
         with t.lock:
             cur = t.table.current
-            return [s.summary(s is cur) for _, s in sorted(t.table.shoes.items())]
+            if cur is not None and cur.number == shoe:
+                return encode(cur.summary(True))
+            if self.history is None:
+                return encode(_shoe(t, shoe).summary(False))
+        row = self.history.shoe_summary(t.id, shoe)
+        if row is None:
+            raise UnknownShoe(f"table {t.id!r} has no shoe {shoe}", field="shoe")
+        return row.line.encode("utf-8")
 
     def shoe(self, table_id: str, shoe: int) -> dict[str, Any]:
-        """One line of :meth:`shoes`. Raises :class:`roads.errors.UnknownTable` / :class:`roads.errors.UnknownShoe`."""
+        """Shoe ``shoe``'s line of the shoe list as a dict (:meth:`roads.record.ShoeRecord.summary`
+        shape). Raises as :meth:`shoe_line`."""
         t = self.tables.visible(table_id)
         with t.lock:
-            s = _shoe(t, shoe)
-            return s.summary(s is t.table.current)
+            cur = t.table.current
+            if cur is not None and cur.number == shoe:
+                return cur.summary(True)
+        return json.loads(self.shoe_line(table_id, shoe))
 
     def rounds(self, table_id: str, shoe: int) -> list[dict[str, Any]]:
         """Every recorded round of a shoe for export, voided ones included
-        (:meth:`roads.table.RoundRecord.export`). Raises as :meth:`shoe`."""
+        (:meth:`roads.table.RoundRecord.export`). Raises as :meth:`shoe_line`."""
+        return list(self._round_exports(table_id, shoe))
+
+    def export(self, table_id: str, shoe: int) -> Iterator[bytes]:
+        """The JSON bytes of ``{"table", "shoe": its shoe-list line, "rounds": [...]}`` (``GET
+        .../shoes/<n>/rounds``) in pieces, one round at a time: a past shoe's rounds come from its
+        document, read once, and are encoded as they are sent. The shoe is looked up before the
+        first piece: raises as :meth:`shoe_line` on the call, not while iterating."""
+        line = self.shoe_line(table_id, shoe)
+        rounds = self._round_exports(table_id, shoe)
+        return _export_pieces(encode(table_id), line, rounds)
+
+    def _round_exports(self, table_id: str, shoe: int) -> Iterator[dict[str, Any]]:
+        """The export dicts of shoe ``shoe``'s rounds (looked up now; raises as :meth:`shoe_line`)."""
         t = self.tables.visible(table_id)
         with t.lock:
-            return [r.export(shoe) for r in _shoe(t, shoe).rounds]
+            cur = t.table.current
+            if cur is not None and cur.number == shoe:
+                return iter([r.export(shoe) for r in cur.rounds])
+            if self.history is None:
+                return iter([r.export(shoe) for r in _shoe(t, shoe).rounds])
+        s = self._past_record(t, shoe)
+        return (r.export(shoe) for r in s.rounds)
 
     # ------------------------------------------------------------------ after a change
     def refresh(self, t: TableSlot, *, publish_lobby: bool = True) -> None:
@@ -174,3 +293,14 @@ class ReadModel:
 def _shoe(t: TableSlot, number: int) -> ShoeRecord:
     """Shoe ``number`` of ``t``; raises :class:`roads.errors.UnknownShoe`."""
     return t.table.shoe(number)
+
+
+def _export_pieces(table: bytes, line: bytes, rounds: Iterator[dict[str, Any]]) -> Iterator[bytes]:
+    """The pieces of a round export (:meth:`ReadModel.export`): byte for byte the :func:`encode`
+    of the whole body."""
+    yield b'{"table":' + table + b',"shoe":' + line + b',"rounds":['
+    first = True
+    for r in rounds:
+        yield encode(r) if first else b"," + encode(r)
+        first = False
+    yield b"]}"

@@ -15,12 +15,23 @@ the record's (:class:`roads.table.Table`):
    "unchanged" may come from a record that is behind another process sharing the store
    (``Store.shared``): the service catches up from the store and decides once more before
    refusing or answering "unchanged";
-3. ``Store.append`` (durable before anything else happens); when another process took the
+3. with a history store (:class:`web.stores.HistoryStore`: SQLite, Redis + PostgreSQL)
+   ``store.commit(table.commit(event))``: the event with the shoe it closes or changes and the
+   table's head in one transaction (docs/history.md); with the Redis store alone
+   ``Store.append``. Durable before anything else happens; when another process took the
    ``seq`` (:class:`web.stores.SeqTaken`), catch up and decide again;
 4. ``Table.apply`` and ``ReadModel.refresh`` (new snapshot encoded once, published to the hub);
+   a shoe the event closed or changed is dropped from the past-shoe cache
+   (:meth:`web.read_model.ReadModel.forget_past`), and a close wakes the :class:`Maintenance`
+   thread (compactor and retention, off the request path);
 5. once the table's lock is released, the table's watched page models are rebuilt in the
    writer's own thread and the lobby's handed to their worker (:class:`web.push.page_models.PageModels`:
    a screen has the round when the write has been answered).
+
+Start: with a history store each table is restored from its live part (``store.load_live()``,
+:meth:`roads.table.Table.restore` with ``past=store.past_shoes(id)``): no history is read, so
+start time and memory follow the live tables. With the Redis store alone every stored event is
+replayed (the release's path).
 
 Versions: a table's version is the number of events applied to it (1, 2, 3, ... with no
 gaps), so a restart that replays the store gives the same versions; a shoe's version is the
@@ -40,7 +51,7 @@ from flask import Flask, current_app
 
 from roads.errors import (BadTableId, NotInRecord, RecordConflict, TableError, TableNotAllowed, TooManyTables,
                           UnknownTable)
-from roads.events import Event
+from roads.events import CARD, CORRECT, ROUND, SHOE, VOID, Event
 from roads.ids import TABLE_ID_RULE, is_table_id
 from roads.table import Unchanged, Write
 from roads.table_state import SetState
@@ -52,7 +63,7 @@ from web.push.page_models import PageModels
 from web.read_model import ReadModel
 from web.settings import ConfigError, get_settings, setting_path
 from web.snapshots import state_json
-from web.stores import SeqTaken, Store, StoreUnavailable, TableLimitReached, open_store
+from web.stores import HistoryStore, SeqTaken, Store, StoreUnavailable, TableLimitReached, open_store
 from web.tables import TableSlot
 
 log = logging.getLogger(__name__)
@@ -62,6 +73,9 @@ EXTENSION = extensions.SERVICE
 
 APPEND_ATTEMPTS = 5
 """Times a write is decided and appended again after another process took its ``seq``."""
+
+MAINTENANCE_INTERVAL_S = 86_400.0
+"""The maintenance thread runs at least this often (retention is by age: once a day)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,19 +95,27 @@ class Service:
     page-model topics told of every change (:class:`web.push.page_models.PageModels`, default
     none); ``clock`` returns Unix seconds (tests may fix it); ``max_tables`` and
     ``only_configured_tables`` bound the tables that writes may create (``ROADS_MAX_TABLES``,
-    ``ROADS_ONLY_CONFIGURED_TABLES``; :meth:`write`). Construction loads every stored event
-    and publishes every table and the lobby. Raises :class:`web.settings.ConfigError` for a
-    configured variant that is not a preset or bad configured limits.
+    ``ROADS_ONLY_CONFIGURED_TABLES``; :meth:`write`). Construction loads the tables (a history
+    store: each table's live part; else every stored event), publishes every table and the
+    lobby, starts the store's follower and, with a history store, the :class:`Maintenance`
+    thread (``maintenance`` False: none). Raises
+    :class:`web.settings.ConfigError` for a configured variant that is not a preset or bad
+    configured limits, :class:`web.stores.StoreError` for a store that cannot be read.
     """
 
     def __init__(self, store: Store, *, tables: Mapping[str, Mapping[str, Any]] | None = None,
                  read: ReadModel | None = None, page_models: PageModels | None = None,
                  clock: Callable[[], float] = time.time, max_tables: int | None = None,
-                 only_configured_tables: bool = False) -> None:
+                 only_configured_tables: bool = False, maintenance: bool = True) -> None:
         self.store = store
+        self.history: HistoryStore | None = store if isinstance(store, HistoryStore) else None
         self.read = read or ReadModel(Hub())
         self.hub = self.read.hub
         self.tables = self.read.tables
+        self.maintenance: Maintenance | None = None
+        if self.history is not None:
+            self.tables.past_for = self.history.past_shoes
+            self.read.history = self.history
         self.page_models = page_models
         self.clock = clock
         self.max_tables = max_tables
@@ -112,17 +134,33 @@ class Service:
                 raise ConfigError(f"{setting_path('ROADS_TABLES', table_id, e.field or 'limits')}: {e}") from None
         self._load()
         self.store.start(self.apply_external)
+        if self.history is not None and maintenance:
+            # SQLite: the compactor and retention; Redis + PostgreSQL: its mover thread compacts,
+            # this runs retention only.
+            self.maintenance = Maintenance(self.history, lambda: list(self.tables.slots),
+                                           compact=not self.store.shared)
 
     def _load(self) -> None:
+        started = time.monotonic()
         count = 0
-        for ev in self.store.load():
-            self.tables.slot(ev.table).table.apply(ev)
-            count += 1
+        if self.history is not None:
+            for part in self.history.load_live():
+                slot = self.tables.slot(part.table)
+                try:
+                    slot.restore(part, self.history.past_shoes(part.table))
+                except ValueError as e:
+                    raise StoreUnavailable(f"table {part.table!r} cannot be restored from the store: {e}") from None
+                count += len(part.events)
+        else:
+            for ev in self.store.load():
+                self.tables.slot(ev.table).table.apply(ev)
+                count += 1
         self.tables.sort_order()
         for t in self.tables.slots.values():
             self.read.refresh(t, publish_lobby=False)
         self.read.publish_lobby()
-        log.info("loaded %d events of %d tables", count, len(self.tables.slots))
+        log.info("loaded %d %sevents of %d tables in %.2f s", count, "live " if self.history is not None else "",
+                 len(self.tables.slots), time.monotonic() - started)
 
     # ------------------------------------------------------------------ writes
     def write(self, table_id: str, write: Write) -> Ack:
@@ -200,8 +238,15 @@ class Service:
                 if self.store.shared and self._catch_up_for_write(t):
                     continue
                 return Ack(False, ack_body(t, "unchanged", write, outcome.shoe, outcome.round))
+            closed = None
             try:
-                self.store.append(outcome)
+                if self.history is not None:
+                    c = t.table.commit(outcome)
+                    self.history.commit(c)
+                    if c.archive is not None:
+                        closed = c.archive.number
+                else:
+                    self.store.append(outcome)
             except SeqTaken:
                 self._catch_up_for_write(t)
                 continue
@@ -212,6 +257,10 @@ class Service:
                                        detail=e.detail) from None
             new_table = t.table.seq == 0
             t.table.apply(outcome)
+            if closed is not None:
+                self.read.forget_past(t.id, closed)
+                if self.maintenance is not None:
+                    self.maintenance.wake()
             if new_table:
                 self.tables.add_to_order(t.id)
             self.read.refresh(t)
@@ -249,7 +298,7 @@ class Service:
         """Apply events other processes stored after ours (caller holds ``t.lock``)."""
         events = self.store.events_after(t.id, t.table.seq)
         for ev in events:
-            t.table.apply(ev)
+            self._apply(t, ev)
         if events:
             self.tables.add_to_order(t.id)
             self.read.refresh(t)
@@ -266,10 +315,18 @@ class Service:
             if event.seq > t.table.seq + 1:
                 self._catch_up(t)
             else:
-                t.table.apply(event)
+                self._apply(t, event)
                 self.tables.add_to_order(t.id)
                 self.read.refresh(t)
         self._changed(event.table, here=False)
+
+    def _apply(self, t: TableSlot, event: Event) -> None:
+        """Apply an event another process stored (caller holds ``t.lock``); a past shoe it closes
+        or changes leaves the past-shoe cache (the other process wrote its document)."""
+        changed = changed_shoe(t, event)
+        t.table.apply(event)
+        if changed is not None:
+            self.read.forget_past(t.id, changed)
 
     def _changed(self, table_id: str, *, here: bool) -> None:
         """Table ``table_id`` (and so the lobby) changed and its lock is released: rebuild the
@@ -284,8 +341,83 @@ class Service:
             self.page_models.changed(topics.table(table_id))
 
     def close(self) -> None:
-        """Close the store."""
+        """Stop the maintenance thread, then close the store."""
+        if self.maintenance is not None:
+            self.maintenance.stop()
         self.store.close()
+
+
+def changed_shoe(t: TableSlot, event: Event) -> int | None:
+    """The past shoe ``event`` (not applied yet) closes (it opens a newer one: the current shoe)
+    or changes (a void or correction of a shoe that is not the current one), or ``None``."""
+    cur = t.table.current
+    if event.kind == SHOE or (event.kind in (ROUND, CARD) and "opens_shoe" in event.data):
+        return cur.number if cur is not None else None
+    if event.kind in (VOID, CORRECT) and (cur is None or event.shoe != cur.number):
+        return event.shoe
+    return None
+
+
+class Maintenance:
+    """The history store's housekeeping off the request path (docs/history.md): a daemon thread
+    that runs the compactor (``compact``: SQLite, each table in turn, one shoe per transaction)
+    and retention (:meth:`web.stores.HistoryReader.apply_retention`) once at start, after every
+    :meth:`wake` (a commit closed a shoe) and at least every :data:`MAINTENANCE_INTERVAL_S`.
+    A failure is logged and retried at the next wake; a feed write waits at most for one shoe's
+    transaction (the store's lock is released between shoes)."""
+
+    def __init__(self, store: HistoryStore, tables: Callable[[], list[str]], *, compact: bool,
+                 interval_s: float = MAINTENANCE_INTERVAL_S) -> None:
+        self.store = store
+        self.tables = tables
+        self.compact = compact
+        self.interval_s = interval_s
+        self.passes = 0
+        """Completed passes (tests wait on it)."""
+        self.moved = 0
+        """Shoes the compactor moved so far."""
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._idle = threading.Condition()
+        self._thread = threading.Thread(target=self._run, name="roads-maintenance", daemon=True)
+        self._thread.start()
+
+    def wake(self) -> None:
+        """Run a pass soon (a shoe closed)."""
+        self._wake.set()
+
+    def wait_idle(self, passes: int, timeout_s: float = 30.0) -> bool:
+        """Wait until at least ``passes`` passes are done; False on timeout (tests)."""
+        with self._idle:
+            return self._idle.wait_for(lambda: self.passes >= passes, timeout_s)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self._wake.clear()
+            try:
+                self._pass()
+            except Exception:  # a full disk, a locked file: try again at the next wake
+                log.exception("history maintenance failed; retrying at the next close")
+            with self._idle:
+                self.passes += 1
+                self._idle.notify_all()
+            self._wake.wait(self.interval_s)
+
+    def _pass(self) -> None:
+        if self.compact:
+            for table_id in self.tables():
+                if self._stop.is_set():
+                    return
+                self.moved += self.store.compact(table=table_id)
+                time.sleep(0)  # let request threads (or greenlets) in between tables
+        if not self._stop.is_set():
+            self.store.apply_retention()
+
+    def stop(self, timeout_s: float = 10.0) -> None:
+        """Stop the thread (it finishes the shoe it is moving) and wait for it."""
+        self._stop.set()
+        self._wake.set()
+        self._thread.join(timeout_s)
 
 
 def ack_body(t: TableSlot, status: str, write: Write, shoe: int, round_no: int | None = None) -> dict[str, Any]:
@@ -300,7 +432,7 @@ def ack_body(t: TableSlot, status: str, write: Write, shoe: int, round_no: int |
     body: dict[str, Any] = {"status": status, "table": t.id, "version": table.seq, "shoe": shoe}
     if round_no is not None:
         body["round"] = round_no
-        s = table.shoes.get(shoe)
+        s = table.get_shoe(shoe)
         stored = s.round(round_no) if s is not None else None
         if stored is not None:
             body["result"] = None if stored.result is None else stored.result.to_json()
@@ -324,6 +456,7 @@ def init_app(app: Flask, read: ReadModel, page_models: PageModels | None = None)
     tells ``page_models`` of every change, and keep the service in ``app.extensions["roads.service"]``.
     Raises :class:`web.settings.ConfigError` for bad settings."""
     settings = get_settings(app)
+    read.past_cache = settings.past_shoe_cache
     store = open_store(settings)
     try:
         service = Service(store, tables={k: v.as_dict() for k, v in settings.tables.items()}, read=read,

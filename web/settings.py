@@ -182,6 +182,11 @@ class Settings(BaseSettings):
         "bytes a round dealt card by card); older details are dropped by the store's retention pass. Every "
         "round (results, cards, voids, corrections) stays in the shoe's document whatever this says "
         "(docs/history.md). Unset: details are kept.", gt=0, le=36_500)
+    past_shoe_cache: int = _field(
+        64, "shoes",
+        "Past shoes whose snapshot each process keeps in memory (least recently used first out); any other "
+        "past shoe is read from the store (its document) when asked for. A shoe's entry is dropped when a "
+        "void or correction changes it. About 50-150 KB each.", ge=1, le=100_000)
     max_tables: int = _field(
         500, "tables",
         "Most tables the service keeps (with the Redis store, all processes together); a feed write that "

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from typing import TYPE_CHECKING, Any, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
+from roads.archive import LivePart, PastShoes
 from roads.errors import UnknownTable
 from roads.good_roads import CustomRoad
 from roads.table import Table
@@ -23,18 +24,29 @@ if TYPE_CHECKING:
 class TableSlot:
     """One known table: its record (``table``), the lock its writers and record readers hold,
     its display name, whether it is configured, the operator's good-road patterns (``custom``)
-    and its current :class:`web.snapshots.TableView`."""
+    and its current :class:`web.snapshots.TableView`. ``past``: where the record reads its past
+    shoes (a history store's reader), ``None`` = in memory. Raises the :mod:`roads.errors` error of
+    bad ``limits``."""
 
     def __init__(self, table_id: str, name: str | None, variant_id: str | None, configured: bool,
-                 limits: Mapping[str, Any] | None = None, custom: tuple[CustomRoad, ...] = ()) -> None:
+                 limits: Mapping[str, Any] | None = None, custom: tuple[CustomRoad, ...] = (),
+                 past: PastShoes | None = None) -> None:
         self.id = table_id
         self.custom = custom
         """The operator's good-road patterns its snapshots show (:class:`roads.good_roads.CustomRoad`)."""
         self.name = name or table_id
         self.configured = configured
+        self.variant_id = variant_id
+        self.limits = limits
         self.lock = threading.Lock()
-        self.table = Table(table_id, variant_id, limits=limits)
+        self.table = Table(table_id, variant_id, limits=limits, past=past)
         self.view: TableView | None = None
+
+    def restore(self, part: LivePart, past: PastShoes) -> None:
+        """Replace the record by the one restored from ``part`` (:meth:`roads.table.Table.restore`,
+        with this slot's configured variant and limits). Raises ``ValueError`` for a live part that
+        does not fit (a damaged store)."""
+        self.table = Table.restore(part, variant_id=self.variant_id, limits=self.limits, past=past)
 
     @property
     def visible(self) -> bool:
@@ -54,13 +66,16 @@ class Tables:
         self.order_changes = 0
         """Counts changes of :attr:`order` (the lobby list is rebuilt after one)."""
         self._lock = threading.Lock()
+        self.past_for: Callable[[str], PastShoes] | None = None
+        """Where a table's record reads its past shoes (``table id -> PastShoes``: the history
+        store's reader), or ``None``: each record keeps them in memory. Set before any slot exists."""
 
     def add_configured(self, table_id: str, name: str | None, variant_id: str | None,
                        limits: Mapping[str, Any] | None = None) -> None:
         """Register a configured table (before loading), at the end of the configured ones.
         Raises the :mod:`roads.errors` error of bad ``limits``."""
         self.slots[table_id] = TableSlot(table_id, name, variant_id, configured=True, limits=limits,
-                                         custom=self.custom)
+                                         custom=self.custom, past=self._past(table_id))
         self.order.append(table_id)
 
     def slot(self, table_id: str) -> TableSlot:
@@ -71,7 +86,10 @@ class Tables:
             return t
         with self._lock:
             return self.slots.setdefault(table_id, TableSlot(table_id, None, None, configured=False,
-                                                                    custom=self.custom))
+                                                                    custom=self.custom, past=self._past(table_id)))
+
+    def _past(self, table_id: str) -> PastShoes | None:
+        return self.past_for(table_id) if self.past_for is not None else None
 
     @contextlib.contextmanager
     def locked(self, table_id: str) -> Iterator[TableSlot]:

@@ -21,6 +21,7 @@ from roads.snapshot import build_snapshot
 from roads.table import CorrectRound, RecordRound, StartShoe, Table, VoidRound
 from roads.table_state import SetState, TableStatus
 from roads.variants import get_variant
+from support.all_shoes import all_shoes
 from support.histories import outcome, run
 
 SEEDS = range(40)
@@ -46,7 +47,7 @@ def through_json(doc: dict) -> dict:
 @pytest.mark.parametrize("seed", SEEDS)
 def test_a_document_rebuilds_the_shoe_exactly(seed):
     table, _ = run(seed, shoes=5)
-    shoes = [table.shoes[n] for n in table.shoes]
+    shoes = [all_shoes(table)[n] for n in all_shoes(table)]
     assert len(shoes) >= 3
     for s in shoes:
         doc = shoe_document(s)
@@ -65,8 +66,8 @@ def test_documents_cover_every_kind_of_round_and_edit():
     seen = collections.Counter()
     for seed in SEEDS:
         table, _ = run(seed, shoes=5)
-        for n in table.shoes:
-            doc = shoe_document(table.shoes[n])
+        for n in all_shoes(table):
+            doc = shoe_document(all_shoes(table)[n])
             seen["explicit" if doc["explicit"] else "implicit"] += 1
             seen["edits"] += bool(doc.get("edits"))
             for r in doc["rounds"]:
@@ -139,8 +140,8 @@ def recount(s: ShoeRecord, events: list[Event]) -> dict:
 def test_the_summary_is_the_shoe_line_and_statistics_recomputed_from_the_rounds(seed):
     events = []
     table, _ = run(seed, shoes=5, on_event=lambda t, ev: events.append(ev))
-    for n in table.shoes:
-        s = table.shoes[n]
+    for n in all_shoes(table):
+        s = all_shoes(table)[n]
         a = archive(s)
         assert a.line == s.summary(False) and json.dumps(a.line) == json.dumps(s.summary(False))
         assert (a.number, a.version, a.started_at, a.rounds) == (n, s.version, s.started_at, len(s.rounds))
@@ -257,17 +258,17 @@ class DocShoes:
 
 def assert_same_tables(restored: Table, full: Table, store: FakeStore) -> None:
     assert (restored.seq, restored.status) == (full.seq, full.status)
-    assert list(restored.shoes) == list(full.shoes)
+    assert list(all_shoes(restored)) == list(all_shoes(full))
     cur, ref = restored.current, full.current
     assert (cur is None) == (ref is None)
     if cur is not None:
         assert state(cur) == state(ref)
         assert snapshot_of(cur, cur.roads) == snapshot_of(ref, ref.roads)
         assert cur.summary(True) == ref.summary(True)
-    for n in full.shoes:
+    for n in all_shoes(full):
         if ref is not None and n == ref.number:
             continue
-        past, expected = restored.shoes[n], full.shoes[n]
+        past, expected = all_shoes(restored)[n], all_shoes(full)[n]
         assert state(past) == state(expected)
         assert snapshot_of(past) == snapshot_of(expected)
         assert json.loads(store.lines[n]) == expected.summary(False)
@@ -327,7 +328,7 @@ def test_restore_starts_from_the_state_before_the_live_shoe_for_its_dealers():
     assert part.status_at_open["dealer"] == "Bo" and part.status["dealer"] == "Chai"
     restored = Table.restore(part, past=store.past())
     assert restored.current.rounds[0].dealer == "Bo" and restored.status.dealer == "Chai"
-    assert restored.shoes[1].rounds[0].dealer == "Anna"
+    assert all_shoes(restored)[1].rounds[0].dealer == "Anna"
 
 
 def test_restore_refuses_events_that_do_not_fit():
@@ -362,7 +363,7 @@ def test_commit_names_what_an_event_closes_and_changes():
     assert closing.status_at_open["dealer"] == "Anna"
     edit = step(VoidRound(1, 2, "misread"))
     assert not edit.opens and edit.archive.number == 1 and edit.archive.version == 5
-    assert edit.archive.line["voided"] == 1 and t.shoes[1].round(2).void is not None
+    assert edit.archive.line["voided"] == 1 and all_shoes(t)[1].round(2).void is not None
     assert step(SetState(state="dealing")).archive is None
     with pytest.raises(ValueError, match="seq"):
         t.commit(edit.event)
@@ -400,21 +401,21 @@ def test_a_past_shoe_change_is_applied_once_whether_read_before_or_after_the_eve
         ev = t.decide(w, lambda: next(clock))
         store.commit(t.commit(ev))
         if isinstance(w, CorrectRound):
-            t.shoes[1]  # a reader had it before the event
+            all_shoes(t)[1]  # a reader had it before the event
         t.apply(ev)
-    past = t.shoes[1]
+    past = all_shoes(t)[1]
     r1, r2 = past.rounds
     assert past.version == 5 and [(op, n) for op, n, _ in past.ops] == \
         [("record", 1), ("record", 2), ("correct", 1), ("void", 2)]
     assert len(r1.corrections) == 1 and r1.data == correct and r2.void == {"reason": "misread", "at": 1004.0}
-    replayed = Table.replay("T1", store.events).shoes[1]
+    replayed = all_shoes(Table.replay("T1", store.events))[1]
     assert state(past) == state(replayed) and state(past_shoes.given[1]) == state(replayed)
 
 
 def test_memory_shoes_keep_what_they_are_given():
     m = MemoryShoes()
     t, _ = run(2, shoes=3)
-    for n in t.shoes:
-        m.put(t.shoes[n])
-    assert m.numbers() == sorted(t.shoes) and m.get(list(t.shoes)[0]) is t.shoes[list(t.shoes)[0]]
+    for n in all_shoes(t):
+        m.put(all_shoes(t)[n])
+    assert m.numbers() == sorted(all_shoes(t)) and m.get(list(all_shoes(t))[0]) is all_shoes(t)[list(all_shoes(t))[0]]
     assert m.get(10**6) is None

@@ -6,6 +6,7 @@ docs/domain.md sections 1-2: card values (A=1, 2-9 face, T/J/Q/K=0), the tableau
 """
 
 from __future__ import annotations
+from support.all_shoes import all_shoes
 
 import itertools
 import re
@@ -123,8 +124,8 @@ def test_a_new_shoe_starts_at_round_1():
 def test_a_higher_shoe_number_starts_that_shoe_and_numbers_may_skip():
     t = fed(R1)
     write(t, RecordRound(20240615, 1, R2))
-    assert t.current.number == 20240615 and sorted(t.shoes) == [1, 20240615]
-    assert t.shoes[1].roads is None and t.current.roads is not None  # only the live shoe keeps roads
+    assert t.current.number == 20240615 and sorted(all_shoes(t)) == [1, 20240615]
+    assert all_shoes(t)[1].roads is None and t.current.roads is not None  # only the live shoe keeps roads
 
 
 def test_shoes_never_go_back_but_a_past_shoes_stored_round_is_still_unchanged():
@@ -417,11 +418,11 @@ def test_replay_rebuilds_the_same_record_version_for_version():
     again = Table.replay("T1", events)
     assert again.seq == t.seq == 7
     for n in (1, 2):
-        a, b = t.shoes[n], again.shoes[n]
+        a, b = all_shoes(t)[n], all_shoes(again)[n]
         assert a.summary(n == 2) == b.summary(n == 2)
         assert [r.export(n) for r in a.rounds] == [r.export(n) for r in b.rounds]
         assert a.replay_roads().snapshot_template() == b.replay_roads().snapshot_template()
-    assert t.shoes[1].summary(False)["cut_card_round"] == 3 and t.shoes[1].summary(False)["version"] == 6
+    assert all_shoes(t)[1].summary(False)["cut_card_round"] == 3 and all_shoes(t)[1].summary(False)["version"] == 6
 
 
 def test_apply_refuses_an_event_out_of_sequence():

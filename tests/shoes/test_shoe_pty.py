@@ -22,8 +22,8 @@ DATA = Path(__file__).parent / "data"
 
 def stored_rounds(url: str) -> list[tuple[int, int, list[str] | None, list[str] | None, bool]]:
     out = []
-    shoes = requests.get(f"{url}/api/tables/T1/shoes", timeout=5).json()["shoes"]
-    for s in shoes:
+    shoes = requests.get(f"{url}/api/tables/T1/shoes?limit=500", timeout=5).json()["shoes"]
+    for s in reversed(shoes):  # the list is newest first
         for r in requests.get(f"{url}/api/tables/T1/shoes/{s['shoe']}/rounds", timeout=5).json()["rounds"]:
             out.append((s["shoe"], r["round"], r["feed"].get("player"), r["feed"].get("banker"), r["void"] is not None))
     return out

@@ -29,6 +29,7 @@ from roads.shoe import Shoe
 from roads.table import CorrectRound, HoldRound, RecordRound, StartShoe, Table, VoidRound
 from roads.table_state import SetState
 from roads.variants import get_variant
+from support.all_shoes import all_shoes
 
 DEALERS = ("Anna", "Bo", "Chai", "Dara", None)
 VARIANTS = (None, None, None, "seed001", "seed002", "seed004_mini")
@@ -48,9 +49,9 @@ def result_level(result: RoundResult, rng: random.Random) -> dict[str, Any]:
 def _recorded(table: Table) -> list[tuple[int, int]]:
     """``(shoe, round)`` of recorded rounds of the current shoe and the last two past ones."""
     out = []
-    numbers = sorted(table.shoes)[-3:]
+    numbers = sorted(all_shoes(table))[-3:]
     for n in numbers:
-        s = table.shoes[n]
+        s = all_shoes(table)[n]
         out += [(n, r.number) for r in s.rounds]
     return out
 
@@ -61,7 +62,7 @@ def _edit(rng: random.Random, table: Table) -> Iterator[Any]:
     if not rounds:
         return
     shoe_no, round_no = rng.choice(rounds)
-    s = table.shoes[shoe_no]
+    s = all_shoes(table)[shoe_no]
     r = s.round(round_no)
     kind = rng.random()
     if kind < 0.25:

@@ -206,7 +206,12 @@ class Server(ServeProcess):
         """Every stored round as ``(table, feed body)``, tables and shoes in order."""
         stored = []
         for t in self.get("/api/tables")[1]["tables"]:
-            for s in self.get(f"/api/tables/{t['id']}/shoes")[1]["shoes"]:
+            shoes, url = [], f"/api/tables/{t['id']}/shoes"
+            while url is not None:  # every page (newest first), then oldest first
+                page = self.get(url)[1]
+                shoes += page["shoes"]
+                url = page["next"]
+            for s in reversed(shoes):
                 export = self.get(f"/api/tables/{t['id']}/shoes/{s['shoe']}/rounds")[1]
                 stored += [(t["id"], r["feed"]) for r in export["rounds"]]
         return stored

@@ -45,7 +45,7 @@ def test_tables_lists_configured_tables_before_any_round_with_names_and_variants
     assert "百家乐 1".encode() in client.get("/api/tables").data
     snap = client.get("/api/tables/baccarat-1").json
     assert (snap["name"], snap["round"], snap["version"], snap["live"]) == ("百家乐 1", 0, 0, True)
-    assert client.get("/api/tables/baccarat-1/shoes").json == {"table": "baccarat-1", "name": "百家乐 1", "shoes": []}
+    assert client.get("/api/tables/baccarat-1/shoes").json == {"table": "baccarat-1", "name": "百家乐 1", "shoes": [], "next": None}
 
 
 def test_tables_created_by_the_feed_follow_configured_ones_in_id_order(configured):
@@ -127,7 +127,7 @@ def test_shoes_list_round_counts_and_start_end_times(app, feed, client):
     feed.round(1, 2, P2, B2, cut_card=True)  # t2
     feed.void(1, 1, "misdeal")  # t3
     feed.round(2, 1, P1, B1)  # t4
-    shoes = client.get("/api/tables/T1/shoes").json["shoes"]
+    shoes = client.get("/api/tables/T1/shoes").json["shoes"][::-1]  # newest first
     assert shoes == [
         {"shoe": 1, "live": False, "variant": {"id": "seed000_live", "name": "Live Baccarat"}, "decks": 8,
          "rounds": 2, "counted": 1, "voided": 1,

@@ -117,7 +117,7 @@ def test_replaying_a_cards_file_again_records_nothing_new(files, live_service):
     for _ in range(2):
         result = run("replay", str(files[1]), "--url", live_service, "--token", FEED_TOKEN, "--no-progress")
         assert result.exit_code == 0, result.output
-    shoes = requests.get(f"{live_service}/api/tables/T1/shoes", timeout=5).json()["shoes"]
+    shoes = requests.get(f"{live_service}/api/tables/T1/shoes", timeout=5).json()["shoes"][::-1]  # oldest first
     whole = lines_of(files[0])
     assert [s["rounds"] for s in shoes] == [sum(1 for m in whole if m["type"] == "round" and m["shoe"] == n)
                                             for n in (1, 2)]

@@ -261,7 +261,7 @@ def test_a_reused_data_directory_goes_on_with_the_next_shoe(tmp_path):
             return listing if len(listing) >= 2 else None
 
         listing = poll(shoes, "a new shoe after restart")
-    first_run_last = max(s["shoe"] for s in listing[:-1])
+    first_run_last = max(s["shoe"] for s in listing[1:])  # newest first: the new shoe leads
     assert max(s["shoe"] for s in listing) == first_run_last + 1
 
 

@@ -131,13 +131,13 @@ def test_consecutive_rounds_and_a_higher_shoe_number_starts_a_new_shoe(feed, cli
     snap = client.get("/api/tables/T1").json
     assert (snap["shoe"], snap["round"]) == (2, 1)
     shoes = client.get("/api/tables/T1/shoes").json["shoes"]
-    assert [(s["shoe"], s["rounds"], s["live"]) for s in shoes] == [(1, 2, False), (2, 1, True)]
+    assert [(s["shoe"], s["rounds"], s["live"]) for s in shoes] == [(2, 1, True), (1, 2, False)]  # newest first
 
 
 def test_shoe_numbers_may_skip(feed, client):
     assert feed.round(1, 1, P1, B1).status_code == 201
     assert feed.round(5, 1, P2, B2).status_code == 201
-    assert [s["shoe"] for s in client.get("/api/tables/T1/shoes").json["shoes"]] == [1, 5]
+    assert [s["shoe"] for s in client.get("/api/tables/T1/shoes").json["shoes"]] == [5, 1]
 
 
 def test_explicit_shoe_with_burn_cards_and_cut_card(feed, client):
@@ -630,7 +630,7 @@ def test_store_unavailable_is_503_and_records_nothing(app, feed, client, monkeyp
     def down(event):
         raise StoreUnavailable("disk full")
 
-    monkeypatch.setattr(get_service(app).store, "append", down)
+    monkeypatch.setattr(get_service(app).store, "commit", down)
     err = error_of(feed.round(1, 2, P2, B2), 503)
     assert err["code"] == "store_unavailable" and "nothing was recorded" in err["message"]
     assert state(client) == before

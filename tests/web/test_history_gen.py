@@ -4,6 +4,7 @@ card), the same events in the v2 file as in the store, and a store whose live pa
 tables a full replay of those events gives."""
 
 from __future__ import annotations
+from support.all_shoes import all_shoes
 
 import sqlite3
 import sys
@@ -36,7 +37,7 @@ def test_the_generator_writes_a_real_tables_pace_as_the_feed_path_would(tmp_path
             assert t.seq == full.seq and t.status == full.status
             assert shoe_document(t.current) == shoe_document(full.current)
             assert [shoe_document(store.past_shoe(part.table, n)) for n in store.shoe_numbers(part.table)] == \
-                [shoe_document(full.shoes[n]) for n in full.shoes if n != full.current.number]
+                [shoe_document(all_shoes(full)[n]) for n in all_shoes(full) if n != full.current.number]
             assert {d["dealer"] for n in store.shoe_numbers(part.table)
                     for d in store.past_document(part.table, n)["rounds"]} <= {"Anna", "Bo", "Chai", "Dara", "Ein", "Fon"}
         live = store._db.execute("SELECT COUNT(DISTINCT table_id || ':' || shoe) FROM events").fetchone()[0]
@@ -68,7 +69,7 @@ def test_the_generator_writes_redis_with_postgresql_and_the_release_layout_alike
                 t = Table.restore(part, past=store.past_shoes(part.table))
                 assert t.seq == full.seq and shoe_document(t.current) == shoe_document(full.current)
                 assert [shoe_document(store.past_shoe(part.table, n)) for n in store.shoe_numbers(part.table)] == \
-                    [shoe_document(full.shoes[n]) for n in full.shoes if n != full.current.number]
+                    [shoe_document(all_shoes(full)[n]) for n in all_shoes(full) if n != full.current.number]
                 import json
                 assert {json.loads(f["e"])["shoe"] for _, f in store.db.xrange(store.events_key(part.table))} == \
                     {full.current.number}  # moved as they closed: Redis keeps the live shoe

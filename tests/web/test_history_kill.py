@@ -4,6 +4,7 @@ starts): nothing acknowledged is lost, nothing is doubled, every past shoe's doc
 full replay of the events, and its summary equals a recomputation from its rounds."""
 
 from __future__ import annotations
+from support.all_shoes import all_shoes
 
 import json
 import os
@@ -80,11 +81,11 @@ def check(directory: Path, reference: dict[str, list[Event]], acked: dict[str, i
                 assert t.seq == head and t.status == full.status
                 assert (None if t.current is None else shoe_document(t.current)) == \
                     (None if full.current is None else shoe_document(full.current))
-            past = [n for n in full.shoes if full.current is None or n != full.current.number]
+            past = [n for n in all_shoes(full) if full.current is None or n != full.current.number]
             assert store.shoe_numbers(table_id) == past
             for row in store.shoe_summaries(table_id, limit=10**6, stats=True):
                 s = store.past_shoe(table_id, row.shoe)
-                assert shoe_document(s) == shoe_document(full.shoes[row.shoe])  # the document is the replay's
+                assert shoe_document(s) == shoe_document(all_shoes(full)[row.shoe])  # the document is the replay's
                 recomputed = archive(s)  # and the summary is recomputed from its rounds
                 assert (json.loads(row.line), json.loads(row.stats)) == (recomputed.line, recomputed.stats)
                 assert (row.version, row.rounds, row.started_at, row.ended_at) == \

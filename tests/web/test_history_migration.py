@@ -138,17 +138,38 @@ def test_opening_again_changes_nothing(migrated, tmp_path):
         again.close()
 
 
-def test_the_unchanged_service_serves_the_same_bytes_from_the_migrated_file(tmp_path, app_factory):
-    """Until the service restores from the live part (phase 2), it replays the old interface's
-    events (details and live log) and serves the release's bytes too."""
+def release_listing(table_id: str) -> list[bytes]:
+    """The release's shoe-list lines of ``table_id`` (oldest first), as bytes: its body is exactly
+    these lines in its envelope (checked), so comparing lines compares the release's bytes."""
+    want = json.loads(expected(f"{table_id}_shoes.json"))
+    lines = [text(s) for s in want["shoes"]]
+    assert b'{"table":' + text(want["table"]) + b',"name":' + text(want["name"]) + b',"shoes":[' \
+        + b",".join(lines) + b"]}" == expected(f"{table_id}_shoes.json")
+    return lines
+
+
+def test_the_service_serves_the_same_bytes_from_the_migrated_file(tmp_path, app_factory):
+    """The service restores each table from its live part and reads past shoes from their
+    documents and the shoe list from the stored lines: the release's bytes, the shoe list newest
+    first a page at a time, each line the release's."""
     shutil.copytree(FIXTURE / "data", tmp_path / "data")
     app = app_factory("data", ROADS_TABLES=json.dumps(CONFIGURED))
     client = app.test_client()
     assert client.get("/api/tables").get_data() == expected("api_tables.json")
     for table_id in ("T1", "T2", "T3"):
         assert client.get(f"/api/tables/{table_id}").get_data() == expected(f"{table_id}.json")
+        lines = release_listing(table_id)
+        name = json.loads(expected(f"{table_id}_shoes.json"))["name"]
+        head = b'{"table":' + text(table_id) + b',"name":' + text(name) + b',"shoes":['
         shoes = client.get(f"/api/tables/{table_id}/shoes")
-        assert shoes.get_data() == expected(f"{table_id}_shoes.json")
+        assert shoes.get_data() == head + b",".join(reversed(lines)) + b'],"next":null}'
+        got, url = [], f"/api/tables/{table_id}/shoes?limit=1"  # one line a page, following "next"
+        while url is not None:
+            page = client.get(url)
+            got += [text(s) for s in page.get_json()["shoes"]]
+            assert page.get_data().startswith(head)
+            url = page.get_json()["next"]
+        assert got == lines[::-1]
         for s in shoes.get_json()["shoes"]:
             n = s["shoe"]
             assert client.get(f"/api/tables/{table_id}/shoes/{n}").get_data() == expected(f"{table_id}_shoe{n}.json")

@@ -4,6 +4,7 @@ compactor, retention, the old event-log interface on the same file. The independ
 reference table fed the same writes with every shoe in memory (support.histories)."""
 
 from __future__ import annotations
+from support.all_shoes import all_shoes
 
 import json
 import sqlite3
@@ -74,13 +75,13 @@ def assert_like_reference(store, fed):
         t = tables[table_id]
         assert (t.seq, t.status) == (ref.seq, ref.status)
         assert state(t.current) == state(ref.current)
-        assert store.shoe_numbers(table_id) == [n for n in ref.shoes if n != ref.current.number]
+        assert store.shoe_numbers(table_id) == [n for n in all_shoes(ref) if n != ref.current.number]
         for n in store.shoe_numbers(table_id):
-            assert state(store.past_shoe(table_id, n)) == state(ref.shoes[n])
+            assert state(store.past_shoe(table_id, n)) == state(all_shoes(ref)[n])
         lines = store.shoe_summaries(table_id, limit=10**6, stats=True)
-        assert [json.loads(x.line) for x in lines] == [ref.shoes[x.shoe].summary(False) for x in lines]
-        assert [x.line for x in lines] == [text(ref.shoes[x.shoe].summary(False)) for x in lines]
-        assert [json.loads(x.stats) for x in lines] == [archive(ref.shoes[x.shoe]).stats for x in lines]
+        assert [json.loads(x.line) for x in lines] == [all_shoes(ref)[x.shoe].summary(False) for x in lines]
+        assert [x.line for x in lines] == [text(all_shoes(ref)[x.shoe].summary(False)) for x in lines]
+        assert [json.loads(x.stats) for x in lines] == [archive(all_shoes(ref)[x.shoe]).stats for x in lines]
 
 
 def test_a_restored_store_gives_every_table_past_shoe_and_line_of_the_reference(store, fed):
@@ -128,7 +129,7 @@ def test_summaries_are_paged_newest_first_with_a_cursor(store, fed):
     assert all(s.stats is None for s in page1)
     ref = fed.tables["A"]
     assert [(s.version, s.rounds, s.started_at) for s in page1] == \
-        [(ref.shoes[s.shoe].version, len(ref.shoes[s.shoe].rounds), ref.shoes[s.shoe].started_at) for s in page1]
+        [(all_shoes(ref)[s.shoe].version, len(all_shoes(ref)[s.shoe].rounds), all_shoes(ref)[s.shoe].started_at) for s in page1]
 
 
 def test_one_summary(store, fed):
@@ -136,7 +137,7 @@ def test_one_summary(store, fed):
     n = store.shoe_numbers("B")[1]
     one = store.shoe_summary("B", n, stats=True)
     assert one == next(x for x in store.shoe_summaries("B", limit=100, stats=True) if x.shoe == n)
-    assert json.loads(one.line) == ref.shoes[n].summary(False) and json.loads(one.stats) == archive(ref.shoes[n]).stats
+    assert json.loads(one.line) == all_shoes(ref)[n].summary(False) and json.loads(one.stats) == archive(all_shoes(ref)[n]).stats
     assert store.shoe_summary("B", ref.current.number) is None and store.shoe_summary("B", n).stats is None
 
 
@@ -153,7 +154,7 @@ def test_rounds_are_streamed_shoe_by_shoe(store, fed):
     ref = fed.tables["C"]
     numbers = store.shoe_numbers("C")
     got = [(n, r.export(n)) for n, r in store.stream_rounds("C", numbers)]
-    assert got == [(n, r.export(n)) for n in numbers for r in ref.shoes[n].rounds]
+    assert got == [(n, r.export(n)) for n in numbers for r in all_shoes(ref)[n].rounds]
 
 
 def test_a_commit_that_is_not_the_tables_next_changes_nothing(store, fed):
@@ -196,13 +197,13 @@ def test_a_past_shoe_edited_after_compaction_is_merged_into_its_detail(store, fe
     store.compact()
     t = fed.tables["B"]
     n = store.shoe_numbers("B")[-1]
-    number = next(r.number for r in t.shoes[n].rounds if r.void is None)
+    number = next(r.number for r in all_shoes(t)[n].rounds if r.void is None)
     ev = t.decide(VoidRound(n, number, "late review"), lambda: 2e9)
     store.commit(t.commit(ev))
     t.apply(ev)
     fed.events["B"].append(ev)
     [row] = [x for x in store.shoe_summaries("B", limit=100) if x.shoe == n]
-    assert row.version == ev.seq and json.loads(row.line) == t.shoes[n].summary(False)
+    assert row.version == ev.seq and json.loads(row.line) == all_shoes(t)[n].summary(False)
     assert store.past_shoe("B", n).round(number).void == {"reason": "late review", "at": 2e9}
     assert store.compact() == 1 and store.compact() == 0
     assert store.shoe_detail("B", n) == [e for e in fed.events["B"] if e.shoe == n]
@@ -248,7 +249,7 @@ def test_events_appended_through_the_old_interface_are_caught_up_at_load(store):
     t = Table.restore(part, past=store.past_shoes("T1"))
     assert state(t.current) == state(ref.current)
     assert [state(store.past_shoe("T1", n)) for n in store.shoe_numbers("T1")] == \
-        [state(ref.shoes[n]) for n in ref.shoes if n != ref.current.number]
+        [state(all_shoes(ref)[n]) for n in all_shoes(ref) if n != ref.current.number]
 
 
 def test_a_table_that_cannot_be_caught_up_is_named(store):
@@ -267,7 +268,7 @@ def test_catch_up_is_resumable_in_batches(store):
         assert catch_up(store._db, "T1", batch=7) == len(events)
         assert catch_up(store._db, "T1", batch=7) == 0
     assert [state(store.past_shoe("T1", n)) for n in store.shoe_numbers("T1")] == \
-        [state(ref.shoes[n]) for n in ref.shoes if n != ref.current.number]
+        [state(all_shoes(ref)[n]) for n in all_shoes(ref) if n != ref.current.number]
 
 
 def test_documents_are_compressed_and_exact(store, fed):
@@ -275,7 +276,7 @@ def test_documents_are_compressed_and_exact(store, fed):
     plain = 0
     for table_id, n, version, size in rows:
         doc = store.past_document(table_id, n)
-        assert doc == json.loads(text(shoe_document(fed.tables[table_id].shoes[n]))) and version == doc["version"]
+        assert doc == json.loads(text(shoe_document(all_shoes(fed.tables[table_id])[n]))) and version == doc["version"]
         plain += len(text(doc).encode())
     assert sum(r[3] for r in rows) < plain / 2
 

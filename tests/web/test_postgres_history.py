@@ -12,6 +12,7 @@ import psycopg
 import pytest
 
 from roads.archive import archive, shoe_document
+from support.all_shoes import all_shoes
 from support.histories import run
 from web.stores import StoreError, StoreUnavailable
 from web.stores.postgres import SCHEMA_VERSION, PostgresHistory, ShoeRow
@@ -57,15 +58,15 @@ def test_an_unreachable_database_is_store_unavailable(tmp_path):
 
 def test_every_past_shoe_moves_exactly_and_reads_back(history, reference):
     table, events = reference
-    past = [n for n in table.shoes if n != table.current.number]
+    past = [n for n in all_shoes(table) if n != table.current.number]
     for n in past:
         evs = [e for e in events if e.shoe == n]
-        assert history.move_shoe("T1", n, ShoeRow.of("T1", archive(table.shoes[n])), evs) == len(evs)
+        assert history.move_shoe("T1", n, ShoeRow.of("T1", archive(all_shoes(table)[n])), evs) == len(evs)
     assert history.shoe_numbers("T1") == past
     for n in past:
-        assert shoe_document(history.past_shoe("T1", n)) == shoe_document(table.shoes[n])
+        assert shoe_document(history.past_shoe("T1", n)) == shoe_document(all_shoes(table)[n])
         row = history.shoe_summary("T1", n, stats=True)
-        a = archive(table.shoes[n])
+        a = archive(all_shoes(table)[n])
         assert (json.loads(row.line), json.loads(row.stats), row.version) == (a.line, a.stats, a.version)
         assert row.line == json.dumps(a.line, ensure_ascii=False, separators=(",", ":"))
         assert history.shoe_detail("T1", n) == [e for e in events if e.shoe == n]
@@ -77,9 +78,9 @@ def test_every_past_shoe_moves_exactly_and_reads_back(history, reference):
 
 def test_a_move_is_idempotent_never_older_over_newer_and_merges_by_seq(history, reference):
     table, events = reference
-    n = next(n for n in table.shoes if n != table.current.number)
+    n = next(n for n in all_shoes(table) if n != table.current.number)
     evs = [e for e in events if e.shoe == n]
-    new = ShoeRow.of("T1", archive(table.shoes[n]))
+    new = ShoeRow.of("T1", archive(all_shoes(table)[n]))
     older = ShoeRow(new.table, n, new.version - 1, new.started_at, new.ended_at, 0, "{}", "{}", new.doc)
     assert history.move_shoe("T1", n, new, evs[::2]) == len(evs[::2])
     assert history.move_shoe("T1", n, older, evs[1::2]) == len(evs[1::2])  # the events still merge
@@ -90,7 +91,7 @@ def test_a_move_is_idempotent_never_older_over_newer_and_merges_by_seq(history, 
 
 def test_concurrent_movers_of_one_shoe_lose_no_event(history, reference):
     table, events = reference
-    n = [n for n in table.shoes if n != table.current.number][1]
+    n = [n for n in all_shoes(table) if n != table.current.number][1]
     evs = [e for e in events if e.shoe == n]
     parts = [evs[i::4] for i in range(4)] * 3
     barrier = threading.Barrier(len(parts))
@@ -109,9 +110,9 @@ def test_concurrent_movers_of_one_shoe_lose_no_event(history, reference):
 
 def test_retention_drops_old_details_and_keeps_every_round(history, reference):
     table, events = reference
-    past = [n for n in table.shoes if n != table.current.number]
+    past = [n for n in all_shoes(table) if n != table.current.number]
     for n in past:
-        history.move_shoe("T1", n, ShoeRow.of("T1", archive(table.shoes[n])), [e for e in events if e.shoe == n])
+        history.move_shoe("T1", n, ShoeRow.of("T1", archive(all_shoes(table)[n])), [e for e in events if e.shoe == n])
     last = {n: max(e.at for e in events if e.shoe == n) for n in past}
     cutoff = sorted(last.values())[len(past) // 2]
     dropped = history.apply_retention(now=cutoff + 2 * 86_400)
@@ -121,4 +122,4 @@ def test_retention_drops_old_details_and_keeps_every_round(history, reference):
     with pytest.raises(StoreError, match="retention"):
         history.detail_events("T1")
     for n in past:
-        assert shoe_document(history.past_shoe("T1", n)) == shoe_document(table.shoes[n])
+        assert shoe_document(history.past_shoe("T1", n)) == shoe_document(all_shoes(table)[n])

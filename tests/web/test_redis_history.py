@@ -6,6 +6,7 @@ the migration of the release's Redis data, and two writers. The independent sour
 table fed the same writes with every shoe in memory (support.histories) and a full replay."""
 
 from __future__ import annotations
+from support.all_shoes import all_shoes
 
 import json
 import logging
@@ -96,15 +97,15 @@ def assert_like_reference(store, fed):
         t = tables[table_id]
         assert (t.seq, t.status) == (ref.seq, ref.status)
         assert state(t.current) == state(ref.current)
-        assert store.shoe_numbers(table_id) == [n for n in ref.shoes if n != ref.current.number]
+        assert store.shoe_numbers(table_id) == [n for n in all_shoes(ref) if n != ref.current.number]
         for n in store.shoe_numbers(table_id):
-            assert state(store.past_shoe(table_id, n)) == state(ref.shoes[n])
+            assert state(store.past_shoe(table_id, n)) == state(all_shoes(ref)[n])
         lines = store.shoe_summaries(table_id, limit=10**6, stats=True)
         assert [x.shoe for x in lines] == store.shoe_numbers(table_id)[::-1]
-        assert [x.line for x in lines] == [text(ref.shoes[x.shoe].summary(False)) for x in lines]
-        assert [json.loads(x.stats) for x in lines] == [archive(ref.shoes[x.shoe]).stats for x in lines]
+        assert [x.line for x in lines] == [text(all_shoes(ref)[x.shoe].summary(False)) for x in lines]
+        assert [json.loads(x.stats) for x in lines] == [archive(all_shoes(ref)[x.shoe]).stats for x in lines]
         assert [(x.version, x.rounds, x.started_at) for x in lines] == \
-            [(ref.shoes[x.shoe].version, len(ref.shoes[x.shoe].rounds), ref.shoes[x.shoe].started_at) for x in lines]
+            [(all_shoes(ref)[x.shoe].version, len(all_shoes(ref)[x.shoe].rounds), all_shoes(ref)[x.shoe].started_at) for x in lines]
 
 
 def live_events(fed, table_id):
@@ -172,22 +173,22 @@ def test_summaries_merge_the_shoes_not_moved_yet_with_postgresql(store, fed):
     pending = {r.shoe for r in store.closed_rows("A")}
     assert pending and len(store.shoe_numbers("A")) > n_before
     numbers = store.shoe_numbers("A")
-    assert numbers == [n for n in t.shoes if n != t.current.number]
+    assert numbers == [n for n in all_shoes(t) if n != t.current.number]
     page1 = store.shoe_summaries("A", limit=3)
     page2 = store.shoe_summaries("A", before=page1[-1].shoe, limit=3)
     assert [s.shoe for s in page1 + page2] == sorted(numbers, reverse=True)[:6]
     assert all(s.stats is None for s in page1)
     one = store.shoe_summary("A", max(pending), stats=True)
-    assert one.line == text(t.shoes[max(pending)].summary(False)) and json.loads(one.stats)["recorded"] == one.rounds
+    assert one.line == text(all_shoes(t)[max(pending)].summary(False)) and json.loads(one.stats)["recorded"] == one.rounds
     moved = min(numbers)
-    assert store.shoe_summary("A", moved).line == text(t.shoes[moved].summary(False))
+    assert store.shoe_summary("A", moved).line == text(all_shoes(t)[moved].summary(False))
     everything = store.shoe_summaries_between(0, 2e9)
     assert [(s.table, s.shoe) for s in everything] == [(x, n) for x in sorted(fed.tables) for n in store.shoe_numbers(x)]
     starts = sorted(s.started_at for s in store.shoe_summaries("A", limit=100))
     got = store.shoe_summaries_between(starts[-2], starts[-1], table="A")
     assert [s.started_at for s in got] == [starts[-2]]
     rounds = [(n, r.export(n)) for n, r in store.stream_rounds("A", numbers)]
-    assert rounds == [(n, r.export(n)) for n in numbers for r in t.shoes[n].rounds]
+    assert rounds == [(n, r.export(n)) for n in numbers for r in all_shoes(t)[n].rounds]
     assert_like_reference(store, fed)
 
 
@@ -195,7 +196,7 @@ def test_a_past_shoe_edited_after_its_move_is_merged_into_its_detail(store, fed)
     store.compact()
     t = fed.tables["B"]
     n = store.shoe_numbers("B")[-1]
-    number = next(r.number for r in t.shoes[n].rounds if r.void is None)
+    number = next(r.number for r in all_shoes(t)[n].rounds if r.void is None)
     ev = t.decide(VoidRound(n, number, "late review"), lambda: 2e9)
     store.commit(t.commit(ev))
     t.apply(ev)
@@ -251,7 +252,7 @@ def test_events_appended_through_the_release_interface_are_caught_up(store, make
     t = Table.restore(part, past=store.past_shoes("T1"))
     assert state(t.current) == state(ref.current)
     assert [state(store.past_shoe("T1", n)) for n in store.shoe_numbers("T1")] == \
-        [state(ref.shoes[n]) for n in ref.shoes if n != ref.current.number]
+        [state(all_shoes(ref)[n]) for n in all_shoes(ref) if n != ref.current.number]
     assert list(store.load()) == events
 
 
@@ -354,7 +355,7 @@ def test_two_writers_alternating_through_one_redis_and_one_database(make):
         t = Table.restore(part, past=s.past_shoes("T1"))
         assert t.seq == ref.seq and state(t.current) == state(ref.current)
         assert [state(s.past_shoe("T1", n)) for n in s.shoe_numbers("T1")] == \
-            [state(ref.shoes[n]) for n in ref.shoes if n != ref.current.number]
+            [state(all_shoes(ref)[n]) for n in all_shoes(ref) if n != ref.current.number]
 
 
 # ----------------------------------------------------------------------------- memory and the mover thread
@@ -386,7 +387,7 @@ def test_the_mover_thread_moves_after_a_closing_commit(make):
     while store.closed_rows() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert store.closed_rows() == [] and store.mover.moved >= 3
-    assert store.history.shoe_numbers("T1") == [n for n in fed.tables["T1"].shoes if n != fed.tables["T1"].current.number]
+    assert store.history.shoe_numbers("T1") == [n for n in all_shoes(fed.tables["T1"]) if n != fed.tables["T1"].current.number]
 
 
 # ----------------------------------------------------------------------------- settings
@@ -430,4 +431,4 @@ def test_commit_many_is_one_round_trip_and_stops_at_a_refusal(store):
     t = Table.restore(part, past=store.past_shoes("T1"))
     assert state(t.current) == state(ref.current)
     assert [state(store.past_shoe("T1", n)) for n in store.shoe_numbers("T1")] == \
-        [state(ref.shoes[n]) for n in ref.shoes if n != ref.current.number]
+        [state(all_shoes(ref)[n]) for n in all_shoes(ref) if n != ref.current.number]

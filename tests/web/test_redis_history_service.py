@@ -1,5 +1,5 @@
 """``roads serve`` processes over Redis with the PostgreSQL history (ROADS_HISTORY_URL), end to end,
-with the service of today (the release's store interface, until phase 2 wires the live part in):
+(each process restores its tables from the live part and commits with ``Table.commit``):
 two processes written alternately through one Redis and one PostgreSQL, closed shoes moved to
 PostgreSQL and Redis trimmed, a restarted process, and a release deployment's Redis data migrated
 at the first start. Every read (tables, snapshots, shoe lists, past shoes and their rounds) is
@@ -9,16 +9,13 @@ a full replay of every write."""
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
 import pytest
 
-from roads.dealing import DealCards
-from roads.table import CorrectRound, RecordRound, StartShoe, Table, VoidRound
-from roads.table_state import KEEP, SetState
+from roads.table import Table
 from support.feed import AUTH, close_app, make_app
-from support.histories import table_writes
+from support.feed_writes import request_of, writes
 from support.redis import SHARED_REDIS_URL, Server, shared_prefix
 from web.stores import SqliteStore
 from web.stores.postgres import PostgresHistory
@@ -44,63 +41,6 @@ def servers(tmp_path):
     yield start
     for s in started:
         s.kill()
-
-
-def request_of(table: str, w) -> tuple[str, str, dict]:
-    """The feed request ``(method, path, body)`` of a write."""
-    base = f"/api/tables/{table}"
-    if isinstance(w, RecordRound):
-        return "POST", base + "/rounds", {"shoe": w.shoe, "round": w.round, **w.data}
-    if isinstance(w, StartShoe):
-        body = {"shoe": w.shoe, "burn": list(w.burn)}
-        if w.cut_card_position is not None:
-            body["cut_card_position"] = w.cut_card_position
-        if w.variant is not None:
-            body["variant"] = w.variant
-        return "POST", base + "/shoes", body
-    if isinstance(w, VoidRound):
-        return "POST", f"{base}/shoes/{w.shoe}/rounds/{w.round}/void", {"reason": w.reason}
-    if isinstance(w, CorrectRound):
-        return "PUT", f"{base}/shoes/{w.shoe}/rounds/{w.round}", {**w.data, **({"reason": w.reason} if w.reason else {})}
-    if isinstance(w, DealCards):
-        body = {"position": w.position, "cards": list(w.cards)}
-        if w.burn:
-            body["burn"] = list(w.burn)
-        if w.cut_card:
-            body["cut_card"] = True
-        return "POST", f"{base}/shoes/{w.shoe}/rounds/{w.round}/cards", body
-    assert isinstance(w, SetState)
-    body = {k: getattr(w, k) for k in ("state", "closes_at", "seconds_left", "dealer", "limits")
-            if getattr(w, k) is not KEEP and getattr(w, k) is not None}
-    return "POST", base + "/state", body
-
-
-def writes(tables: dict[str, int], shoes: int) -> list[tuple[str, object]]:
-    """``(table, write)`` of simulated tables (voids and corrections of past shoes, misdeals,
-    card-by-card rounds with states), interleaved."""
-    per = {}
-    for table, seed in tables.items():
-        rng = random.Random(seed)
-        ref = Table(table)
-        out = []
-        for w in table_writes(rng, ref, shoes=shoes):
-            try:
-                ev = ref.decide(w, lambda: 1.0)
-            except Exception:  # noqa: BLE001 - refused writes are sent too (the service refuses them alike)
-                out.append(w)
-                continue
-            if not hasattr(ev, "seq"):
-                out.append(w)
-                continue
-            ref.apply(ev)
-            out.append(w)
-        per[table] = out
-    mixed = []
-    while any(per.values()):
-        for table in sorted(per):
-            if per[table]:
-                mixed.append((table, per[table].pop(0)))
-    return mixed
 
 
 def everything(get) -> dict[str, bytes]:
@@ -179,8 +119,8 @@ def test_a_release_deployment_migrates_at_first_start_and_serves_the_same_bytes(
     store = RedisHistoryStore(SHARED_REDIS_URL, PostgresHistory(history_url), prefix=prefix)
     try:
         assert store.db.get(store.layout_key) == "1" and store.closed_rows() == []
-        assert store.history.shoe_numbers("M1") == [s["shoe"] for s in json.loads(before["/api/tables/M1/shoes"])["shoes"]
-                                                    if not s.get("live")]
+        assert store.history.shoe_numbers("M1") == sorted(
+            s["shoe"] for s in json.loads(before["/api/tables/M1/shoes"])["shoes"] if not s.get("live"))
         live = Table.replay("M1", events).current.number
         opened = next(e.seq for e in events if e.shoe == live)
         kept = [e.seq for e in events if e.shoe == live and e.seq >= opened]

@@ -8,6 +8,8 @@ import sqlite3
 
 import pytest
 
+from roads.archive import LivePart
+from roads.table import Table
 from support.feed import Feed
 from web.service import Service
 from web.stores import Event, SeqTaken, SqliteStore, Store, StoreError, StoreUnavailable, open_store
@@ -138,9 +140,16 @@ def other(seq, p, b):
     return Event("T1", seq, "round", 1, seq, data, 2000.0 + seq)
 
 
+def commit_other(store, event):
+    """Store ``event`` as another process would: its table restored from the store's live part,
+    ``store.commit(table.commit(event))``."""
+    part = {p.table: p for p in store.load_live()}.get(event.table) or LivePart(event.table, 0)
+    store.commit(Table.restore(part, past=store.past_shoes(event.table)).commit(event))
+
+
 def test_the_same_round_stored_first_by_another_process_is_a_no_op(shared):
     store, client, feed = shared
-    store.append(other(1, P1, B1))
+    commit_other(store, other(1, P1, B1))
     resp = feed.round(1, 1, P1, B1)
     assert resp.status_code == 200 and resp.json["status"] == "unchanged" and resp.json["version"] == 1
     assert [e.seq for e in store.load()] == [1]
@@ -148,7 +157,7 @@ def test_the_same_round_stored_first_by_another_process_is_a_no_op(shared):
 
 def test_a_different_round_stored_first_by_another_process_is_a_409(shared):
     store, client, feed = shared
-    store.append(other(1, P2, B2))
+    commit_other(store, other(1, P2, B2))
     resp = feed.round(1, 1, P1, B1)
     assert resp.status_code == 409 and resp.json["error"]["code"] == "round_conflict"
     assert resp.json["error"]["stored"]["feed"]["player"] == P2
@@ -158,7 +167,7 @@ def test_a_different_round_stored_first_by_another_process_is_a_409(shared):
 def test_after_losing_the_race_our_round_is_validated_again_and_stored_next(shared):
     store, client, feed = shared
     assert feed.round(1, 1, P1, B1).status_code == 201
-    store.append(Event("T1", 2, "void", 1, 1, {"reason": "misdeal"}, 3000.0))  # takes seq 2
+    commit_other(store, Event("T1", 2, "void", 1, 1, {"reason": "misdeal"}, 3000.0))  # takes seq 2
     resp = feed.round(1, 2, P2, B2)
     assert resp.status_code == 201 and resp.json["version"] == 3
     assert [(e.seq, e.kind) for e in store.load()] == [(1, "round"), (2, "void"), (3, "round")]

@@ -44,10 +44,10 @@ __all__ = ["DEALERS", "RETRY_STATUSES", "Demo", "DemoTable", "FeedClient", "Feed
 
 
 def current_shoe(client: FeedClient, table: str) -> int:
-    """The highest shoe number the service holds for ``table`` (``GET .../shoes``); 0 when none
+    """The highest shoe number the service holds for ``table`` (``GET .../shoes?limit=1``); 0 when none
     (an unknown table included). Raises :class:`FeedRejected` or :class:`FeedUnavailable` like
     :meth:`FeedClient.get`."""
-    listing = client.get(f"/api/tables/{table}/shoes")
+    listing = client.get(f"/api/tables/{table}/shoes?limit=1")  # newest first: the first line is the highest
     shoes = listing.get("shoes") if isinstance(listing, dict) else None
     numbers = [s.get("shoe") for s in shoes or () if isinstance(s, dict)]
     return max((n for n in numbers if isinstance(n, int) and not isinstance(n, bool)), default=0)

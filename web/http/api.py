@@ -3,7 +3,7 @@
 - ``GET /api/tables``: every table (lobby data) with the lobby version
 - ``GET /api/good-roads``: every table with a good road now, by priority, with counts per pattern
 - ``GET /api/tables/<id>``: the current shoe's snapshot (shape: ``roads/schema/snapshot.schema.json``)
-- ``GET /api/tables/<id>/shoes``: every shoe with round counts and start/end times
+- ``GET /api/tables/<id>/shoes``: the shoes with round counts and start/end times, newest first, a page at a time
 - ``GET /api/tables/<id>/shoes/<shoe>``: the snapshot of any shoe
 - ``GET /api/tables/<id>/shoes/<shoe>/rounds``: the raw rounds of a shoe for export
 - ``GET /api/openapi.json``: the OpenAPI 3.1 document of the whole API
@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import hashlib
 
-from flask import Blueprint, Response, current_app, request
+from flask import Blueprint, Response, current_app, request, stream_with_context, url_for
 
 from roads.ids import is_table_id
 from web import extensions
 from web.extensions import get_push
 from web.http.openapi import document
+from web.http.query import shoe_page_args
 from web.service import get_service
 from web.snapshots import encode
 
@@ -87,10 +88,18 @@ def table(table_id: str) -> Response:
 
 @bp.get("/tables/<table_id>/shoes")
 def shoes(table_id: str) -> Response:
-    """``{"table", "name", "shoes": [...]}``, oldest shoe first; 404 for an unknown table."""
+    """``{"table", "name", "shoes": [...], "next"}``: one page of the table's shoes, newest first
+    (``?limit=`` 1-500, default 50; ``?before=<shoe>``: shoes numbered below it), each line as the
+    store keeps it; ``next`` is the URL of the next (older) page or ``null``. 404 for an unknown
+    table, 400 (``bad_parameter``) for a bad ``limit`` or ``before``."""
+    before, limit = shoe_page_args()
     service = get_service()
     info = service.read.table(table_id)
-    return _json({"table": info["id"], "name": info["name"], "shoes": service.read.shoes(table_id)})
+    lines, after = service.read.shoes_page(table_id, before=before, limit=limit)
+    nxt = b"null" if after is None else encode(url_for("api.shoes", table_id=table_id, before=after, limit=limit))
+    body = (b'{"table":' + encode(info["id"]) + b',"name":' + encode(info["name"]) + b',"shoes":['
+            + b",".join(lines) + b'],"next":' + nxt + b"}")
+    return Response(body, mimetype="application/json")
 
 
 @bp.get("/tables/<table_id>/shoes/<int:shoe>")
@@ -103,10 +112,11 @@ def shoe(table_id: str, shoe: int) -> Response:
 @bp.get("/tables/<table_id>/shoes/<int:shoe>/rounds")
 def rounds(table_id: str, shoe: int) -> Response:
     """``{"table", "shoe": {...summary}, "rounds": [...]}``: every recorded round of the shoe,
-    voided ones included, each with the feed body that would record it again."""
-    service = get_service()
-    summary = service.read.shoe(table_id, shoe)
-    return _json({"table": table_id, "shoe": summary, "rounds": service.read.rounds(table_id, shoe)})
+    voided ones included, each with the feed body that would record it again; streamed a round
+    at a time from the shoe's document (a past shoe) or record (the live one). 404 for an
+    unknown table or shoe (answered before the first byte)."""
+    pieces = get_service().read.export(table_id, shoe)
+    return Response(stream_with_context(pieces), mimetype="application/json")
 
 
 @bp.get("/openapi.json")

@@ -22,6 +22,7 @@ from pydantic.json_schema import models_json_schema
 from roads.ids import TABLE_ID_PATTERN
 from roads.variants import PRESETS
 from web.http import openapi_pages, openapi_stats, responses, schemas, schemas_live
+from web.read_model import SHOE_PAGE, SHOE_PAGE_MAX
 
 SNAPSHOT_SCHEMA = Path(__file__).resolve().parents[2] / "roads" / "schema" / "snapshot.schema.json"
 """The road helper's JSON Schema of a snapshot, embedded as ``components.schemas.Snapshot``."""
@@ -75,7 +76,7 @@ def _resp(description: str, ref: str | None = None, *, schema: dict[str, Any] | 
 
 
 ERROR_WORDS = {
-    400: "malformed JSON, unknown or mistyped field, bad card string, wrong card count, a credential in the URL",
+    400: "malformed JSON, unknown or mistyped field, bad card string, wrong card count, a credential in the URL, a bad query option (`limit`, `before`)",
     401: "missing or wrong bearer token",
     403: "the table may not be created (ROADS_MAX_TABLES) or written (ROADS_ONLY_CONFIGURED_TABLES)",
     404: "unknown table, shoe or round",
@@ -104,6 +105,12 @@ _DEAL_ROUND_NO = {**_ROUND_NO, "schema": {"type": "integer", "minimum": 1, "maxi
 """A card is dealt only into a real shoe and round number (400 ``invalid_value`` otherwise)."""
 _ETAG = {"name": "If-None-Match", "in": "header", "required": False, "schema": {"type": "string"},
          "description": "an ETag from an earlier answer: 304 when the snapshot has not changed"}
+_BEFORE = {"name": "before", "in": "query", "required": False,
+           "schema": {"type": "integer", "minimum": 1, "maximum": 999_999_999},
+           "description": "list the shoes numbered below this one (the cursor a page's `next` carries); absent: the newest"}
+_LIMIT = {"name": "limit", "in": "query", "required": False,
+          "schema": {"type": "integer", "minimum": 1, "maximum": SHOE_PAGE_MAX, "default": SHOE_PAGE},
+          "description": "most shoes on the page"}
 _WRITE = [{"feedToken": []}]
 _WRITE_ERRORS = (400, 401, 403, 409, 413, 415, 422, 503)
 
@@ -147,9 +154,13 @@ def _paths() -> dict[str, Any]:
         },
         "/api/tables/{table_id}/shoes": {
             "get": {
-                "operationId": "listShoes", "tags": ["read"], "summary": "Every shoe of the table, oldest first",
-                "parameters": [_TABLE_ID],
-                "responses": {"200": _resp("shoes", "ShoeList"), **_errors(404)},
+                "operationId": "listShoes", "tags": ["read"], "summary": "The table's shoes, newest first, a page at a time",
+                "description": "The live shoe first (`live` true), then past shoes by number, descending. A page holds "
+                               "at most `limit` shoes; `next` is the URL of the next (older) page, `null` on the last. "
+                               "Each line is the shoe's summary as stored when it closed or last changed (a void or "
+                               "correction): the cost is the same at any history length.",
+                "parameters": [_TABLE_ID, _BEFORE, _LIMIT],
+                "responses": {"200": _resp("one page of shoes", "ShoeList"), **_errors(400, 404)},
             },
             "post": {
                 "operationId": "postShoe", "tags": ["feed"], "summary": "Start a shoe (burn cards, cut-card position)",

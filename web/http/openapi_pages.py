@@ -43,6 +43,9 @@ PAGE_LANG = _query("lang", {"type": "string"}, f"label language, one of {', '.jo
                    "anything else falls back to Accept-Language, then English")
 PNG_LANG = _query("lang", {"type": "string"}, f"label language, one of {', '.join(LANGUAGES)} (or a tag like zh-CN); "
                   "another value is a 400")
+SHOES_BEFORE = _query("before", {"type": "integer", "minimum": 1, "maximum": 999_999_999},
+                      "list the shoes numbered below this one (the older-page link carries it); absent: the newest")
+SHOES_LIMIT = _query("limit", {"type": "integer", "minimum": 1, "maximum": 500, "default": 50}, "most shoes on the page")
 THEME = _query("theme", {"enum": ["dark", "light"]}, "colour theme (pages: empty = the default)")
 COLS = _query("cols", {"type": "integer", "minimum": layout.MIN_COLUMNS, "maximum": layout.MAX_COLUMNS},
               "big-road columns shown")
@@ -147,7 +150,8 @@ def paths() -> dict[str, Any]:
         "/tables/{table_id}": _get("tablePage", "pages", "A table's full board, current shoe (live)",
                                    [TABLE_ID, *page_opts, COLS, BEAD, GOOD],
                                    {"200": _html("the board page"), **_errors(400, 404)}),
-        "/tables/{table_id}/shoes": _get("shoesPage", "pages", "Every shoe of a table", [TABLE_ID, *page_opts],
+        "/tables/{table_id}/shoes": _get("shoesPage", "pages", "A table's shoes, newest first, a page at a time",
+                                         [TABLE_ID, *page_opts, SHOES_BEFORE, SHOES_LIMIT],
                                          {"200": _html("the shoe list"), **_errors(400, 404)}),
         "/tables/{table_id}/shoes/{shoe}": _get("pastShoePage", "pages", "Any shoe's board (not live)",
                                                 [TABLE_ID, SHOE, *page_opts, COLS],

@@ -84,3 +84,20 @@ def bad_parameter(err: ValueError, field: str | None = None) -> BadRequest:
     carry the offending option in ``field``); ``field`` overrides it where the query option
     has another name than the layout's parameter."""
     return BadRequest(str(err), field=field or getattr(err, "field", None), code=BAD_PARAMETER)
+
+
+def shoe_page_args() -> tuple[int | None, int]:
+    """``(before, limit)`` of a shoe-list page (``?before=<shoe>&limit=<n>``): ``before`` a shoe
+    number >= 1 or ``None`` (the newest page), ``limit`` 1 to
+    :data:`web.read_model.SHOE_PAGE_MAX` (default :data:`web.read_model.SHOE_PAGE`). Raises
+    :class:`BadRequest` (``bad_parameter``, field ``before`` / ``limit``) otherwise."""
+    from web.read_model import SHOE_PAGE, SHOE_PAGE_MAX
+
+    before = int_arg("before", None)
+    if before is not None and before < 1:
+        raise BadRequest(f"before must be a shoe number of at least 1, got {before}", field="before", code=BAD_PARAMETER)
+    limit = int_arg("limit", SHOE_PAGE)
+    assert limit is not None
+    if not 1 <= limit <= SHOE_PAGE_MAX:
+        raise BadRequest(f"limit must be 1 to {SHOE_PAGE_MAX}, got {limit}", field="limit", code=BAD_PARAMETER)
+    return before, limit

@@ -209,11 +209,13 @@ class ShoeSummaryOut(_Out):
 
 
 class ShoeListOut(_Out):
-    """``GET /api/tables/<table_id>/shoes``, oldest shoe first."""
+    """``GET /api/tables/<table_id>/shoes``: one page of shoes, newest first."""
 
     table: str
     name: str
     shoes: list[ShoeSummaryOut]
+    next: str | None
+    """URL of the next (older) page (``?before=<last shoe listed>&limit=<n>``); ``null`` on the last page."""
 
 
 class CorrectionOut(_Out):

@@ -1,29 +1,33 @@
-"""The shoes page of a table: every shoe with its times, rounds and links (``GET /tables/<id>/shoes``).
+"""The shoes page of a table: its shoes with their times, rounds and links (``GET /tables/<id>/shoes``).
 
-One row per shoe, newest first: the shoe number (the current one marked), its game (the
+One row per shoe, newest first, a page at a time (``?limit=`` 1-500, default 50; ``?before=<shoe>``
+lists the shoes numbered below it; the page links the next older page and, when not on the
+first, the newest): the shoe number (the current one marked), its game (the
 variant's name), when it started and ended (the time of its last round; the current shoe
 is "in play" with the time of its last round so far), the rounds counted and voided, and
 links to its board page (``/tables/<id>/shoes/<n>``; the live board for the current shoe),
 its PNG (``/tables/<id>/shoes/<n>/board.png``) and its JSON (``/api/tables/<id>/shoes/<n>``).
-The data is :meth:`web.service.Service.shoes`, the same as the JSON twin
-``GET /api/tables/<id>/shoes`` (linked from the page).
+The data is :meth:`web.read_model.ReadModel.shoes_page`, the same as the JSON twin
+``GET /api/tables/<id>/shoes`` (linked from the page, same page).
 
 Times are shown in :func:`display_zone` (UTC until the settings name a venue time zone), and
 the page says which zone. Query options: ``lang`` (else Accept-Language) and ``theme``
 (``dark`` | ``light``, default dark; empty = default); links keep both. Errors: an unknown
 table is a 404 and a bad ``theme`` a 400 (code ``bad_parameter``), as every page
-(:mod:`web.http.errors`). No inline script: the page is plain HTML.
+(:mod:`web.http.errors`), as is a bad ``limit`` or ``before``. No inline script: the page is plain HTML.
 """
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timezone, tzinfo
 from typing import Any
 
 from flask import Blueprint, render_template, request, url_for
 
 from web import i18n
-from web.http.query import choice_arg, page_query
+from web.http.query import choice_arg, page_query, shoe_page_args
+from web.read_model import SHOE_PAGE
 from web.service import get_service
 
 bp = Blueprint("shoes_pages", __name__)
@@ -54,7 +58,7 @@ def local_time(iso: str | None, zone: tzinfo) -> str | None:
 def _rows(table_id: str, shoes: list[dict[str, Any]], keep: dict[str, str], zone: tzinfo,
           lang: str) -> list[dict[str, Any]]:
     rows = []
-    for s in reversed(shoes):  # newest first
+    for s in shoes:  # newest first
         n = s["shoe"]
         board = (url_for("pages.table", table_id=table_id, **keep) if s["live"]
                  else url_for("pages.past_shoe", table_id=table_id, shoe=n, **keep))
@@ -79,19 +83,24 @@ def _rows(table_id: str, shoes: list[dict[str, Any]], keep: dict[str, str], zone
 
 @bp.get("/tables/<table_id>/shoes")
 def shoes(table_id: str) -> str:
-    """Every shoe of the table, newest first (see the module doc). 404 for an unknown table;
-    400 for a bad ``theme``."""
+    """One page of the table's shoes, newest first (see the module doc). 404 for an unknown
+    table; 400 for a bad ``theme``, ``limit`` or ``before``."""
     theme = choice_arg("theme", THEMES, "dark", blank_is_default=True)
+    before, limit = shoe_page_args()
     lang = i18n.pick_language(request)
     service = get_service()
     info = service.read.table(table_id)
-    listing = service.read.shoes(table_id)
+    lines, after = service.read.shoes_page(table_id, before=before, limit=limit)
+    listing = [json.loads(line) for line in lines]
     zone, zone_label = display_zone()
     keep = {k: v for k, v in (("lang", request.args.get("lang")), ("theme", request.args.get("theme"))) if v}
     args = page_query()
+    paging = {k: str(v) for k, v in (("before", before), ("limit", limit if limit != SHOE_PAGE else None))
+              if v is not None}
+    sized = {"limit": str(limit)} if limit != SHOE_PAGE else {}
 
     def here(**changes: str) -> str:
-        return url_for("shoes_pages.shoes", table_id=table_id, **{**args, **changes})
+        return url_for("shoes_pages.shoes", table_id=table_id, **{**args, **paging, **changes})
 
     return render_template(
         "shoes.html",
@@ -103,7 +112,10 @@ def shoes(table_id: str) -> str:
         t=lambda key, **values: i18n.translate(key, lang, **values),
         table_url=url_for("pages.table", table_id=table_id, **keep),
         lobby_url=url_for("pages.lobby", **keep),
-        api_url=url_for("api.shoes", table_id=table_id),
+        api_url=url_for("api.shoes", table_id=table_id, **paging),
+        older_url=None if after is None else url_for("shoes_pages.shoes", table_id=table_id,
+                                                     **{**args, **sized, "before": str(after)}),
+        newest_url=None if before is None else url_for("shoes_pages.shoes", table_id=table_id, **{**args, **sized}),
         languages=[(code, i18n.translate("lang.name", code), here(lang=code)) for code in i18n.LANGUAGES],
         themes=[(name, here(theme=name)) for name in THEMES],
     )
