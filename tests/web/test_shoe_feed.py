@@ -245,7 +245,7 @@ def test_held_round_of_a_past_shoe_voided_or_recorded_survives_restart(tmp_path)
     assert snap(c)["alarm"] == {"round": 1, "reason": "result_mismatch", "message": HOLD["message"], "held": 2}
     assert post(c, "rounds", {"shoe": 2, "round": 1, **NATURAL_9}).status_code == 201   # shoe 1 is past now
     assert "alarm" not in snap(c)            # the alarm is the live shoe's
-    assert c.get("/api/tables/T1/shoes").json["shoes"][0]["held"] == 2
+    assert c.get("/api/tables/T1/shoes").json["shoes"][-1]["held"] == 2   # newest first: shoe 1 is last
     r = c.post("/api/tables/T1/shoes/1/rounds/3/void", json={"reason": "supervisor: misdeal"}, headers=TOKEN)
     assert r.status_code == 201 and r.json["void"]["reason"] == "supervisor: misdeal"
     r = c.put("/api/tables/T1/shoes/1/rounds/1", json=HELD, headers=TOKEN)
@@ -253,8 +253,8 @@ def test_held_round_of_a_past_shoe_voided_or_recorded_survives_restart(tmp_path)
     past = c.get("/api/tables/T1/shoes/1").json
     assert [(b["round"], b["winner"]) for b in past["bead_plate"]] == [(1, "P"), (2, "P")]
     assert past["voided"] == []              # a held round never was in the roads
-    line = c.get("/api/tables/T1/shoes").json["shoes"][0]
-    assert (line["rounds"], line["counted"], line["voided"], "held" in line) == (3, 2, 1, False)
+    line = c.get("/api/tables/T1/shoes").json["shoes"][-1]
+    assert line["shoe"] == 1 and (line["rounds"], line["counted"], line["voided"], "held" in line) == (3, 2, 1, False)
     before = everything(c)
     close_app(app)
     app = app_in(data)
