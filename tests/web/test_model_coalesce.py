@@ -175,3 +175,32 @@ def test_per_table_models_are_built_on_every_write(app, server, client, auth):
             assert live.due(first["topic"]) == 0.0
     finally:
         ws.close()
+
+
+def test_the_tile_cache_keeps_every_tile_of_a_large_lobby_and_drops_the_least_recently_used(monkeypatch):
+    """A lobby build touches every shown table's tile in both orientations (600 at 300 tables):
+    the cache must hold them all (a cache that emptied itself when full missed on nearly every
+    tile), and once full it drops the tile asked for least recently."""
+    from web.push import documents
+
+    built = []
+    monkeypatch.setattr(documents, "tile_model", lambda snap, opts, **kw: built.append(snap["table"]) or {"t": snap["table"]})
+    opts = documents.ModelSpec(page="lobby", table=None, lang="en", theme="dark", bead="result", patterns=()).options(
+        "tile", (1920, 1080))
+    cache = documents.TileCache()
+    snaps = [{"table": f"t{i:03d}", "shoe": 1, "version": 5} for i in range(300)]
+    for _ in range(2):  # two builds of one lobby: every tile asked for twice in each (600 look-ups)
+        for snap in snaps + snaps:
+            cache(snap, opts, None, False, "UTC")
+    assert len(built) == 300  # each tile built once
+    assert documents.TILE_CACHE_SIZE >= 3 * 600  # three sets of screen options at 300 tables
+
+    small = documents.TileCache(size=3)
+    for name in ("a", "b", "c"):
+        small({"table": name, "shoe": 1, "version": 1}, opts, None, False, "UTC")
+    small({"table": "a", "shoe": 1, "version": 1}, opts, None, False, "UTC")  # a: recently used again
+    small({"table": "d", "shoe": 1, "version": 1}, opts, None, False, "UTC")  # full: b goes
+    built.clear()
+    for name in ("a", "c", "d", "b"):
+        small({"table": name, "shoe": 1, "version": 1}, opts, None, False, "UTC")
+    assert built == ["b"]
