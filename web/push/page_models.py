@@ -179,7 +179,8 @@ class PageModels:
 
     def changed(self, source: str) -> None:
         """Have the worker rebuild the watched models of ``source`` (``table:<id>`` or ``lobby``;
-        never blocks): the lobby, which every write changes (one build per batch of changes), and
+        never blocks): the lobby, which every write changes (at most MULTI_TABLE_BUILDS_PER_S builds
+        a second of each model, the last write always built), and
         tables written by another process."""
         with self._lock:
             dependants = self._by_source.get(source)
