@@ -8,6 +8,8 @@ held back, and the shards of one process split the topics without sharing a chan
 from __future__ import annotations
 
 import json
+import socket
+import threading
 import time
 
 import pytest
@@ -93,3 +95,53 @@ def test_the_shards_of_one_process_split_the_topics(nchan_stand_in):
         assert publishers.posts == len(posts)
     finally:
         publishers.close()
+
+
+def test_a_post_nchan_never_answers_is_given_up_and_retried():
+    """nchan 1.3.6 never answers a POST it took while reconnecting to a restarted Redis (the
+    lab's redis-restart): the publisher must give that POST up (TIMEOUT_S) and post again on a
+    new connection, so the channel gets the newest version."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    posts: list[tuple[str, dict]] = []
+    held: list[socket.socket] = []
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            if not held:  # the first connection: read its POST, answer nothing, keep it open
+                held.append(conn)
+                continue
+            threading.Thread(target=answer, args=(conn,), daemon=True).start()
+
+    def answer(conn: socket.socket) -> None:
+        with conn, conn.makefile("rb") as f:
+            while True:
+                line = f.readline()
+                if not line:
+                    return
+                channel = line.split()[1].decode().rsplit("/", 1)[1]
+                length = 0
+                while (header := f.readline()) not in (b"\r\n", b""):
+                    if header.lower().startswith(b"content-length:"):
+                        length = int(header.split(b":")[1])
+                posts.append((channel, json.loads(f.read(length))))
+                conn.sendall(b"HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\n")
+
+    threading.Thread(target=serve, daemon=True).start()
+    hub = Hub()
+    publisher = NchanPublisher(hub, FrameCache(), f"http://127.0.0.1:{listener.getsockname()[1]}/pub/")
+    try:
+        hub.publish("table:T1", 1, json.dumps(doc(1)).encode(), document=doc(1))
+        hub.publish("table:T1", 2, json.dumps(doc(2)).encode(), document=doc(2))
+        assert publisher.idle(20)
+        assert publisher.failures == 1 and len(held) == 1  # the unanswered POST, given up once
+        assert posts and posts[-1][0] == "table:T1"
+        assert (posts[-1][1]["type"], posts[-1][1]["version"]) == ("snapshot", 2)  # the newest, whole
+    finally:
+        publisher.close()
+        listener.close()
+        for conn in held:
+            conn.close()

@@ -30,6 +30,7 @@ import datetime as _dt
 import hashlib
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -274,13 +275,22 @@ def table_snapshot(read: Reads, table_id: Any) -> Mapping[str, Any]:
         return {}
 
 
+TILE_CACHE_SIZE = 2048
+"""Most tile models kept (:class:`TileCache`; ~8 KB each at round 30, most of them held by the
+published lobby documents anyway). Every lobby screen model holds every shown table's tile in
+both orientations: 300 tables are 600 tiles per set of screen options, so this holds three sets.
+A cache of 512 that emptied itself when full missed on nearly every tile at 300 tables: a lobby
+build cost ~130 ms instead of ~20 ms (bench/bench_lobby_models.py)."""
+
+
 class TileCache:
     """Tile models by (table, shoe, version, options, last_at, stale, and for a still image
-    what its betting countdown says, :func:`web.render.status_panel.clock_key`); bounded, thread-safe."""
+    what its betting countdown says, :func:`web.render.status_panel.clock_key`); at most ``size``,
+    the least recently used dropped first; thread-safe."""
 
-    def __init__(self, size: int = 512) -> None:
+    def __init__(self, size: int = TILE_CACHE_SIZE) -> None:
         self.size = size
-        self._items: dict[tuple, dict] = {}
+        self._items: OrderedDict[tuple, dict] = OrderedDict()
         self._lock = threading.Lock()
 
     def __call__(self, snap: Mapping[str, Any], opts: BoardOptions, last_at: str | None, stale: bool,
@@ -291,13 +301,14 @@ class TileCache:
         key = (snap.get("table"), snap.get("shoe"), snap.get("version"), opts, last_at, stale, tz, clock)
         with self._lock:
             hit = self._items.get(key)
-        if hit is not None:
-            return hit
+            if hit is not None:
+                self._items.move_to_end(key)
+                return hit
         m = tile_model(snap, opts, last_at=last_at, tz=tz, stale=stale, now=now)
         with self._lock:
-            if len(self._items) >= self.size:
-                self._items.clear()
             self._items[key] = m
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
         return m
 
 

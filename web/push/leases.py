@@ -16,7 +16,7 @@ at or below one it already received. A process that stops publishing (it died, o
 it published went quiet) loses the lease after :data:`LEASE_MS`; the next process that has a
 newer version takes it. A POST starts right after its claim renewed the lease, so it runs
 while the lease is still held unless it takes longer than :data:`LEASE_MS` (nchan answers a
-loopback POST in well under a millisecond; :data:`web.push.nchan.TIMEOUT_S` is 5 s).
+loopback POST in well under a millisecond; :data:`web.push.nchan.TIMEOUT_S` is 1 s).
 
 Keys (``P`` = ``ROADS_REDIS_PREFIX``): ``P + "nchan:lease:<channel>"`` (string: the holder's
 id, expiring), ``P + "nchan:posted"`` (hash: channel -> last version posted). Keepalives

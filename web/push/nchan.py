@@ -64,11 +64,19 @@ delta of the newest, at most 5 a second. A table's channels change once a round;
 a feed sends two changes within 0.2 s (a state and a card) does the second wait up to
 0.2 s. Each post costs the service about 0.35 ms of CPU (bench/bench_push.py)."""
 
-RETRY_S = (0.05, 2.0)
-"""Backoff after a failed POST: first and longest wait, in seconds (doubling)."""
+RETRY_S = (0.05, 0.5)
+"""Backoff after a failed POST or lease claim: first and longest wait, in seconds (doubling).
+A retry is one loopback POST or one Redis call that fails at once while its peer is down, so
+the cap is short: with 2 s, a publisher that backed off through a Redis outage waited up to
+2 s more once Redis and nchan were back (deploy/lab.py ``redis-restart``)."""
 
-TIMEOUT_S = 5.0
-"""Connect and read timeout of a POST to nchan, in seconds."""
+TIMEOUT_S = 1.0
+"""Connect and read timeout of a POST to nchan, in seconds. nchan answers a loopback POST in
+well under a millisecond, even with Redis in between (a few ms), but a POST it takes while
+reconnecting to a restarted Redis is never answered (nchan 1.3.6, measured in the lab's
+``redis-restart``): each publisher stuck in one waited the whole timeout (5 s before) before
+retrying. A POST that times out is retried as after any failure (the channel then gets the
+snapshot frame: harmless if nchan did take the first one)."""
 
 
 class NchanPublisher:

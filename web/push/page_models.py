@@ -18,7 +18,15 @@ Only topics somebody watches are rebuilt: a socket of this process (the fan-out'
 or, when this process publishes to nchan (``follow_all``), every topic registered as followed
 there (``watch=True``: nchan's subscribers are not visible here; a lobby or embed page when it
 is served, a table page's orientation when the page asks for it). A topic nobody watched at its
-source's last change is rebuilt when it is next asked for (:meth:`PageModels.ensure`). At most
+source's last change is rebuilt when it is next asked for (:meth:`PageModels.ensure`).
+
+Models of multi-table pages (source ``lobby``: the lobby, named screens, the good-roads screen)
+are coalesced: every feed write changes the lobby, and at 300 tables rebuilding them per write
+was a service host's bottleneck. The worker builds such a model at once when it was not built in
+the last :data:`MULTI_TABLE_INTERVAL_S` (leading edge), else once that interval has passed since
+its last build, from the state then (trailing edge): at most :data:`MULTI_TABLE_BUILDS_PER_S`
+builds per model per second, and the last write is always published. Per-table models are
+rebuilt on every write. At most
 :data:`MAX_TOPICS` topics are kept (least recently asked for dropped first). The worker ends
 after :data:`IDLE_EXIT_S` without work and starts again with the next change.
 
@@ -45,6 +53,7 @@ import orjson
 
 from roads.record import iso_time
 from web import i18n
+from web.push import topics
 from web.push.fanout import Fanout
 from web.push.hub import Hub, Message
 from web.render.layout import LayoutError
@@ -57,6 +66,12 @@ MAX_TOPICS = 1024
 
 IDLE_EXIT_S = 30.0
 """Seconds the worker waits for work before its thread ends (it restarts on the next change)."""
+
+MULTI_TABLE_BUILDS_PER_S = 5
+"""Most rebuilds per second of one multi-table page model (source ``lobby``; module docstring)."""
+
+MULTI_TABLE_INTERVAL_S = 1.0 / MULTI_TABLE_BUILDS_PER_S
+"""Shortest time between the starts of two builds of one multi-table page model, in seconds."""
 
 LOG_EVERY_S = 60.0
 """Shortest time between two log lines about one topic's failing builds, in seconds."""
@@ -98,6 +113,8 @@ class PageModels:
         self._built_from: dict[str, int | None] = {}  # topic -> source version its message was built at
         self._worker: threading.Thread | None = None
         self._failing: dict[str, _Failing] = {}
+        self._started: dict[str, float] = {}  # multi-table topic -> clock() at its last build's start
+        self.clock = time.monotonic
         self.builds = self.published = self.unchanged = self.failed_builds = 0
 
     # ------------------------------------------------------------------ registry
@@ -122,6 +139,7 @@ class PageModels:
                 self._stale.discard(old)
                 self._followed.discard(old)
                 self._failing.pop(old, None)
+                self._started.pop(old, None)
         return topic
 
     def known(self, topic: str) -> bool:
@@ -161,7 +179,8 @@ class PageModels:
 
     def changed(self, source: str) -> None:
         """Have the worker rebuild the watched models of ``source`` (``table:<id>`` or ``lobby``;
-        never blocks): the lobby, which every write changes (one build per batch of changes), and
+        never blocks): the lobby, which every write changes (at most MULTI_TABLE_BUILDS_PER_S builds
+        a second of each model, the last write always built), and
         tables written by another process."""
         with self._lock:
             dependants = self._by_source.get(source)
@@ -187,6 +206,8 @@ class PageModels:
                     return latest  # another thread built it from this version meanwhile (e.g. many sockets at once)
                 self._stale.discard(topic)
                 self._built_from[topic] = built
+                if spec.source == topics.LOBBY:
+                    self._started[topic] = self.clock()
             try:
                 doc = self.documents.build(spec)
             except Exception as exc:
@@ -265,18 +286,32 @@ class PageModels:
                 if self._worker is threading.current_thread():
                     self._worker = None
 
+    def due(self, topic: str) -> float:
+        """When (:attr:`clock` seconds) the worker may build ``topic`` next: at once (0.0) for a
+        per-table model, :data:`MULTI_TABLE_INTERVAL_S` after its last build's start for a
+        multi-table one (caller holds the lock)."""
+        started = self._started.get(topic)
+        return 0.0 if started is None else started + MULTI_TABLE_INTERVAL_S
+
     def _work(self) -> None:
         while True:
             with self._lock:
                 deadline = time.monotonic() + IDLE_EXIT_S
-                while not self._dirty:
+                while True:
+                    now = self.clock()
+                    ready = [t for t in self._dirty if self.due(t) <= now]
+                    if ready:
+                        break
+                    if self._dirty:  # only coalesced models, each waiting for its interval to pass
+                        self._lock.wait(max(0.0, min(self.due(t) for t in self._dirty) - now))
+                        continue
                     left = deadline - time.monotonic()
                     if left <= 0:
                         self._worker = None
                         return
                     self._lock.wait(left)
-                work = [(t, self._specs[t]) for t in self._dirty if t in self._specs]
-                self._dirty.clear()
+                self._dirty.difference_update(ready)
+                work = [(t, self._specs[t]) for t in ready if t in self._specs]
             self._build_all(work)
 
     def _build_all(self, work: list[tuple[str, Any]]) -> None:
