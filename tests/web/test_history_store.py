@@ -4,7 +4,6 @@ compactor, retention, the old event-log interface on the same file. The independ
 reference table fed the same writes with every shoe in memory (support.histories)."""
 
 from __future__ import annotations
-from support.all_shoes import all_shoes
 
 import json
 import sqlite3
@@ -14,6 +13,7 @@ import pytest
 from roads.archive import archive, shoe_document
 from roads.events import Event
 from roads.table import Table
+from support.all_shoes import all_shoes
 from support.histories import run
 from web.stores import SeqTaken, SqliteStore, StoreError
 from web.stores.sqlite_history import catch_up
@@ -100,7 +100,7 @@ def test_shoe_tables_backs_holds_and_shoe_errors_survive_the_store(store):
     assert list(store.load()) == [e for t in sorted(fed.events) for e in fed.events[t]]
     for table_id, ref in fed.tables.items():   # a full replay of the stored events too
         again = Table.replay(table_id, store.events_after(table_id, 0))
-        assert [state(again.shoes[n]) for n in again.shoes] == [state(ref.shoes[n]) for n in ref.shoes]
+        assert [state(s) for s in all_shoes(again).values()] == [state(s) for s in all_shoes(ref).values()]
         assert again.status == ref.status
 
 
