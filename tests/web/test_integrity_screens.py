@@ -1,0 +1,137 @@
+"""Integrity flags on the floor screens and across a restart (web.integrity, web.http.integrity_api,
+web.render.tiles.integrity_band): a refused ninth ace of spades in an 8-deck shoe marks its table's
+lobby entry, the lobby document (published live, version up), the lobby screen's tile and
+header and the lobby PNG; a table without flags has none; the flag survives a restart on the
+same data directory."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from PIL import Image
+
+from support.feed import Feed, close_app, dealt_rounds, make_app
+from web.push import topics
+from web.service import get_service
+
+
+def nine_aces(feed: Feed, table: str = "T9"):
+    """Four rounds of two aces of spades each (8: all the shoe holds), then a ninth: refused."""
+    for i in range(4):
+        assert feed.round(1, i + 1, ["AS", "AS"], ["9C", "KD"], table=table).status_code == 201
+    return feed.round(1, 5, ["AS", "9H"], ["9C", "KD"], table=table)
+
+
+@pytest.fixture
+def app(tmp_path):
+    app = make_app(tmp_path / "data")
+    feed = Feed(app.test_client())
+    for i, (p, b) in enumerate(dealt_rounds(3, seed=7)):
+        assert feed.round(1, i + 1, p, b, table="T1").status_code == 201
+    yield app
+    close_app(app)
+
+
+def entries(client):
+    return {t["id"]: t for t in client.get("/api/tables").json["tables"]}
+
+
+def tiles(client):
+    model = client.get("/lobby/model.json").json
+    page = model["pages"]["landscape"][0] if "pages" in model else model["models"]["landscape"]
+    return page, {t["id"]: t["model"] for t in page["tiles"]}
+
+
+def banners(tile):
+    return [" ".join(i["t"] for i in p["items"]) for p in tile["panels"] if p.get("flag") == "integrity"]
+
+
+def test_a_refused_impossible_write_marks_the_lobby_tile_live(app):
+    client = app.test_client()
+    hub = get_service(app).hub
+    assert "integrity" not in entries(client)["T1"]
+    before = hub.latest(topics.LOBBY).version
+    r = nine_aces(Feed(client))
+    assert (r.status_code, r.json["error"]["code"]) == (422, "too_many_copies")
+    # the lobby topic's document changed (screens update without a reload), version up
+    msg = hub.latest(topics.LOBBY)
+    assert msg.version > before
+    doc = {t["id"]: t for t in msg.document}
+    assert doc["T9"]["integrity"] == 1 and "integrity" not in doc["T1"]
+    assert entries(client)["T9"]["integrity"] == 1 and "integrity" not in entries(client)["T1"]
+    page, by_id = tiles(client)
+    assert banners(by_id["T9"]) == ["Integrity flag"] and by_id["T9"]["integrity"] == 1
+    assert banners(by_id["T1"]) == [] and "integrity" not in by_id["T1"]
+    title = [i["t"] for p in page["panels"] if p["id"] == "title" for i in p["items"]]
+    assert "Flagged tables: 1" in title
+    # a second flag: the count
+    assert Feed(client).round(1, 5, ["AS", "8H"], ["9C", "KD"], table="T9").status_code == 422
+    _, by_id = tiles(client)
+    assert banners(by_id["T9"]) == ["Integrity flags: 2"]
+
+
+def test_the_marker_is_in_every_language(app):
+    client = app.test_client()
+    nine_aces(Feed(client))
+    model = client.get("/lobby/model.json?lang=th").json
+    page = model["pages"]["landscape"][0] if "pages" in model else model["models"]["landscape"]
+    t9 = next(t["model"] for t in page["tiles"] if t["id"] == "T9")
+    assert banners(t9) == ["แจ้งเตือนความผิดปกติ"]
+
+
+def red_rows(png: bytes, box) -> int:
+    """Pixels of the theme's ``offline`` red (dark: 120, 20, 20) inside ``box`` of the picture."""
+    im = Image.open(io.BytesIO(png)).convert("RGB").crop(box)
+    return sum(1 for px in im.get_flattened_data() if abs(px[0] - 120) < 12 and px[1] < 40 and px[2] < 40)
+
+
+def test_the_lobby_png_shows_the_marker_on_the_flagged_tile_only(app, tmp_path):
+    client = app.test_client()
+    nine_aces(Feed(client))
+    page, by_id = tiles(client)
+    png = client.get("/lobby.png").data
+    (tmp_path / "lobby.png").write_bytes(png)
+    rect = {t["id"]: t for t in page["tiles"]}
+    band = next(p for p in by_id["T9"]["panels"] if p.get("flag") == "integrity")
+
+    def box(tid, p):
+        t = rect[tid]
+        return (t["x"] + p["x"], t["y"] + p["y"], t["x"] + p["x"] + p["w"], t["y"] + p["y"] + p["h"])
+
+    assert red_rows(png, box("T9", band)) > band["w"] * band["h"] * 0.5  # the red band, words on it
+    assert red_rows(png, box("T1", band)) == 0  # the same place on the other tile: no band
+
+
+def test_flags_survive_a_restart(tmp_path):
+    data = tmp_path / "data"
+    app = make_app(data)
+    try:
+        assert nine_aces(Feed(app.test_client())).status_code == 422
+        assert (data / "integrity.jsonl").exists()  # written before the 422 was answered
+    finally:
+        close_app(app)
+    app = make_app(data)
+    try:
+        client = app.test_client()
+        flags = client.get("/api/integrity").json["flags"]
+        assert [(f["table"], f["shoe"], f["round"], f["code"]) for f in flags] == [("T9", 1, 5, "too_many_copies")]
+        assert entries(client)["T9"]["integrity"] == 1  # and the lobby marker with it
+    finally:
+        close_app(app)
+
+
+def test_a_damaged_line_is_skipped_and_the_file_is_bounded(tmp_path):
+    from web.integrity import IntegrityFlags
+
+    path = tmp_path / "flags.jsonl"
+    flag = {"table": "T1", "shoe": 1, "round": 2, "code": "tableau", "what": "w", "field": None, "message": "m"}
+    path.write_text("not json\n" + json.dumps({**flag, "at": 5.0}) + "\n{\"table\": 3}\n")
+    kept = IntegrityFlags(kept=3, path=path)
+    assert [f["at"] for f in kept.list()] == [5.0]
+    for n in range(6, 12):
+        kept.add({**flag, "at": float(n)})
+    again = IntegrityFlags(kept=3, path=path)
+    assert [f["at"] for f in again.list()] == [11.0, 10.0, 9.0]
+    assert len(path.read_text().splitlines()) < 6  # rewritten to the newest when twice the kept
