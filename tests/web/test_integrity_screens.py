@@ -48,16 +48,23 @@ def banners(tile):
     return [" ".join(i["t"] for i in p["items"]) for p in tile["panels"] if p.get("flag") == "integrity"]
 
 
-def test_a_refused_impossible_write_marks_the_lobby_tile_live(app):
+def test_a_refused_impossible_write_marks_the_lobby_tile_live(app, monkeypatch):
     client = app.test_client()
     hub = get_service(app).hub
+    told = []
+    monkeypatch.setattr(get_service(app).page_models, "changed", told.append)
     assert "integrity" not in entries(client)["T1"]
+    feed = Feed(client)
+    for i in range(4):  # two aces of spades a round: the 8 the shoe holds
+        assert feed.round(1, i + 1, ["AS", "AS"], ["9C", "KD"], table="T9").status_code == 201
     before = hub.latest(topics.LOBBY).version
-    r = nine_aces(Feed(client))
+    told.clear()
+    r = feed.round(1, 5, ["AS", "9H"], ["9C", "KD"], table="T9")
     assert (r.status_code, r.json["error"]["code"]) == (422, "too_many_copies")
     # the lobby topic's document changed (screens update without a reload), version up
     msg = hub.latest(topics.LOBBY)
     assert msg.version > before
+    assert told == [topics.LOBBY]  # the lobby screens' page models are rebuilt
     doc = {t["id"]: t for t in msg.document}
     assert doc["T9"]["integrity"] == 1 and "integrity" not in doc["T1"]
     assert entries(client)["T9"]["integrity"] == 1 and "integrity" not in entries(client)["T1"]

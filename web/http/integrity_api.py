@@ -21,6 +21,7 @@ from roads.integrity import KINDS, flag
 from roads.record import iso_time
 from web import extensions
 from web.integrity import FILENAME, IntegrityFlags
+from web.push import topics
 from web.read_model import ReadModel
 from web.service import get_service
 from web.snapshots import encode
@@ -43,6 +44,8 @@ def init_app(app: Flask, read: ReadModel) -> IntegrityFlags:
     def mark() -> None:
         start, end = day.bounds(day.day_of(service.clock()))
         read.set_integrity(made.counts(start, end), dict(made.raised), end)
+        if service.page_models is not None:  # the lobby screens' page models (their worker rebuilds them)
+            service.page_models.changed(topics.LOBBY)
 
     made.listeners.append(mark)
     if made.raised:

@@ -318,11 +318,13 @@ def tile_model(snapshot: Mapping[str, Any], opts: Any, *, last_at: str | None = 
         ps.append(panel("badges", bd, None, items))
     banner_px = max(min_px, small)
     br = regs["big_road"]  # over the lower big road: the round's cards stay in sight below
-    ps += status_panel.alert_bands(snapshot, br["w"], opts.height, lang, size=max(min_px, small), min_px=min_px,
-                                   bottom=br["y"] + br["h"], x=br["x"])
+    alerts = status_panel.alert_bands(snapshot, br["w"], opts.height, lang, size=max(min_px, small), min_px=min_px,
+                                      bottom=br["y"] + br["h"], x=br["x"])
+    ps += alerts
     flags = snapshot.get("integrity")
-    if isinstance(flags, int) and flags > 0:  # integrity flags today: a red band over the top of the big road
-        ps.append(integrity_band(flags, br, lang, size=max(min_px, small), min_px=min_px))
+    if isinstance(flags, int) and flags > 0:  # integrity flags today: a red band above the alert bands
+        bottom = min([a["y"] for a in alerts] + [br["y"] + br["h"]])
+        ps.append(integrity_band(flags, br, bottom, lang, size=max(min_px, small), min_px=min_px))
     if stale and when:
         ps.append(panels.banner(opts.width, opts.height, label("ui.feed_silent", lang, time=when), lang,
                                 size=banner_px))
@@ -340,15 +342,17 @@ def tile_model(snapshot: Mapping[str, Any], opts: Any, *, last_at: str | None = 
     return out
 
 
-def integrity_band(n: int, r: Mapping[str, int], lang: str, *, size: int, min_px: int) -> dict[str, Any]:
+def integrity_band(n: int, r: Mapping[str, int], bottom: float, lang: str, *, size: int, min_px: int) -> dict[str, Any]:
     """The tile marker of ``n`` integrity flags today (:mod:`roads.integrity`): a red ``"banner"``
-    panel (both painters draw it over everything) across the top of region ``r`` (the big road),
-    saying "Integrity flag" / "Integrity flags: n" at ``size`` px (down to ``min_px`` to fit)."""
+    panel (both painters draw it over everything; ``"flag": "integrity"``) as wide as region ``r``
+    (the big road), its lower edge at ``bottom`` px, saying "Integrity flag" / "Integrity flags: n"
+    at ``size`` px (down to ``min_px`` to fit)."""
     words = label("ui.integrity_flag", lang) if n == 1 else label("ui.integrity_flags_n", lang, n=n)
     h = round(size * 1.6)
+    top = round(bottom) - h
     t, s = fit(words, r["w"] * 0.94, size, lang, min_size=min_px)
-    item = text(t, r["x"] + r["w"] / 2, r["y"] + h / 2, s, "offline_text", lang=lang, anchor="m")
-    return panel("banner", {"x": r["x"], "y": r["y"], "w": r["w"], "h": h}, "offline", [item], flag="integrity")
+    item = text(t, r["x"] + r["w"] / 2, top + h / 2, s, "offline_text", lang=lang, anchor="m")
+    return panel("banner", {"x": r["x"], "y": top, "w": r["w"], "h": h}, "offline", [item], flag="integrity")
 
 
 def page_grid(width: int, height: int, count: int, *, top: int, gap: int) -> dict[str, Any]:
