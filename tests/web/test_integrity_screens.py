@@ -142,3 +142,55 @@ def test_a_damaged_line_is_skipped_and_the_file_is_bounded(tmp_path):
     again = IntegrityFlags(kept=3, path=path)
     assert [f["at"] for f in again.list()] == [11.0, 10.0, 9.0]
     assert len(path.read_text().splitlines()) < 6  # rewritten to the newest when twice the kept
+
+
+def trends_model_of(page: bytes) -> dict:
+    import re
+    return json.loads(re.search(rb'id="trends-model">(.*?)</script>', page, re.S).group(1))
+
+
+def words_of(model: dict) -> list[str]:
+    return [it["t"] for p in model["panels"] for it in p["items"] if it.get("p") == "t"]
+
+
+@pytest.mark.parametrize("lang, title, rounds_word", [
+    ("en", "T1 · trends", "Rounds"), ("zh", "T1 · 走势", "局数"), ("zh-Hant", "T1 · 走勢", "局數"),
+    ("th", "T1 · แนวโน้ม", "รอบ"), ("ko", "T1 · 추세", "회차"), ("vi", "T1 · xu hướng", "Số ván")])
+def test_the_trends_pages_speak_the_asked_language(app, lang, title, rounds_word):
+    client = app.test_client()
+    page = client.get(f"/tables/T1/trends?lang={lang}")
+    assert page.status_code == 200 and f'<html lang="{lang}"'.encode() in page.data
+    assert f"{title}</title>".encode() in page.data or f"<title>{title}".encode() in page.data
+    model = trends_model_of(page.data)
+    assert model["lang"] == lang
+    words = words_of(model)
+    assert words[0] == title and rounds_word in words
+
+
+def test_the_trends_pictures_take_a_language_and_refuse_an_unknown_one(app):
+    client = app.test_client()
+    nine_aces(Feed(client))
+    for url in ("/trends.png?lang=zh", "/tables/T9/trends.png?lang=th", "/trends.png?lang=my"):
+        r = client.get(url)
+        assert r.status_code == 200 and r.mimetype == "image/png", url
+    r = client.get("/trends.png?lang=xx")
+    assert r.status_code == 400 and r.json["error"]["field"] == "lang"
+    floor = trends_model_of(client.get("/trends?lang=th").data)
+    assert "ผิดปกติ 1 ครั้ง" in words_of(floor)  # the day's integrity flag, in Thai
+    # no word of any language is cut on the pictures (every label fits its box at >= 36 px)
+    for lang in ("en", "zh", "zh-Hant", "th", "my", "lo", "vi", "ko"):
+        for url in (f"/trends?lang={lang}", f"/tables/T9/trends?lang={lang}", f"/tables/T1/trends?lang={lang}"):
+            cut = [w for w in words_of(trends_model_of(client.get(url).data)) if "…" in w]
+            assert cut == [], (url, cut)
+
+
+def test_every_catalogue_has_the_trends_and_marker_words():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "web" / "i18n"
+    en = {k for k in json.loads((root / "en.json").read_text(encoding="utf-8")) if k.startswith(("trends.", "ui.integrity"))}
+    assert len(en) == 30
+    for lang in ("zh", "zh-Hant", "th", "my", "lo", "vi", "ko"):
+        cat = json.loads((root / f"{lang}.json").read_text(encoding="utf-8"))
+        assert en <= set(cat), lang
+        assert all(cat[k] != "" for k in en)

@@ -56,6 +56,17 @@ def _t(t: str, x: float, y: float, w: float, size: int, colour: str = "text", *,
     return text(t, x, y, s, colour, lang=lang, weight=weight, anchor=anchor)
 
 
+def _longest(forms: list[str], x: float, y: float, w: float, size: int, colour: str, *, lang: str,
+             weight: str = "b") -> dict[str, Any]:
+    """The first of ``forms`` (longest first) that fits ``w`` px whole at :data:`MIN_TEXT_PX` or
+    more, else the last, fitted (cut) as :func:`_t` does."""
+    for words in forms:
+        t, _ = fit(words, w, size, lang, weight=weight, min_size=MIN_TEXT_PX)
+        if t == words:
+            break
+    return _t(words, x, y, w, size, colour, lang=lang, weight=weight)
+
+
 def _flag_words(k: int, floor_flagged: int | None, improbable: bool, lang: str) -> str | None:
     """The header's flag: ``k`` integrity flags first, else ``floor_flagged`` tables flagged (the
     floor) or an improbable day (a table), else ``None``."""
@@ -93,7 +104,7 @@ def _header(title: str, day: str, flag: str | None, test: Mapping[str, Any] | No
         items.append(_t(flag, W - 280, 89, 400, 48, "offline_text", lang=lang, anchor="m"))
     else:
         p = test.get("p_value") if test else None
-        words = label("trends.no_flags", lang) if p is None else label("trends.no_flags_p", lang, p=f"{p:.3f}")
+        words = label("trends.no_flags", lang) if p is None else label("trends.no_flags_p", lang, p=f"p {p:.3f}")
         items.append(_t(words, W - 60, 89, 440, 44, "open", lang=lang, anchor="r"))
     return panel("header", r, "panel", items)
 
@@ -109,16 +120,19 @@ def _shares(results: Mapping[str, Any], r: dict[str, int], test: Mapping[str, An
         items.append(_t(label("winner." + letter, lang), r["x"] + 32, y + 36, 210, 52, colour, lang=lang))
         _bar(items, bar_x, y + 8, bar_w, 56, s, colour)
         z = s.get("z")
-        words = f"{_pct(s.get('share'))}   " + label("trends.expected", lang, pct=_pct(s.get("expected"))) + (
-            "" if z is None else "   " + label("trends.z_se", lang, z=f"{z:+.1f}"))
-        items.append(_t(words, bar_x, y + 112, bar_w, 40, "text", lang=lang, weight="r"))
+        words = f"{_pct(s.get('share'))}   " + label("trends.expected", lang, pct=_pct(s.get("expected")))
+        forms = [words] if z is None else [words + "   " + label("trends.z_se", lang, z=f"{z:+.1f}"),
+                                           words + f"   {z:+.1f}"]  # the unit left out where it does not fit
+        items.append(_longest(forms, bar_x, y + 112, bar_w, 40, "text", lang=lang, weight="r"))
     axis_y = r["y"] + r["h"] - 70
     for v in (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6):
         x = bar_x + bar_w * v / SCALE_MAX
         items.append(_t(f"{int(v * 100)}%", x, axis_y, 120, MIN_TEXT_PX, "muted", lang=lang, weight="r", anchor="m"))
     if test is not None:
-        items.append(_t(label("trends.band_note", lang, z=BAND_Z, p=f"{test['p_value']:.3f}"),
-                        r["x"] + 32, r["y"] + r["h"] - 24, r["w"] - 64, MIN_TEXT_PX, "muted", lang=lang, weight="r"))
+        forms = [label("trends.band_note", lang, z=BAND_Z, p=f"p {test['p_value']:.3f}"),
+                 label("trends.band_note_short", lang, z=BAND_Z)]  # the test's p-value left out where it does not fit
+        items.append(_longest(forms, r["x"] + 32, r["y"] + r["h"] - 24, r["w"] - 64, MIN_TEXT_PX, "muted", lang=lang,
+                              weight="r"))
     return panel("shares", r, "panel", items)
 
 
