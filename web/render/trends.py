@@ -129,8 +129,8 @@ def _shares(results: Mapping[str, Any], r: dict[str, int], test: Mapping[str, An
         x = bar_x + bar_w * v / SCALE_MAX
         items.append(_t(f"{int(v * 100)}%", x, axis_y, 120, MIN_TEXT_PX, "muted", lang=lang, weight="r", anchor="m"))
     if test is not None:
-        forms = [label("trends.band_note", lang, z=BAND_Z, p=f"p {test['p_value']:.3f}"),
-                 label("trends.band_note_short", lang, z=BAND_Z)]  # the test's p-value left out where it does not fit
+        forms = [label("trends.band_note", lang, z=f"±{BAND_Z}", p=f"p {test['p_value']:.3f}"),
+                 label("trends.band_note_short", lang, z=f"±{BAND_Z}")]  # the test's p-value left out where it does not fit
         items.append(_longest(forms, r["x"] + 32, r["y"] + r["h"] - 24, r["w"] - 64, MIN_TEXT_PX, "muted", lang=lang,
                               weight="r"))
     return panel("shares", r, "panel", items)
