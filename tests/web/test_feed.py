@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from support.feed import Feed, close_app, make_app
+from support.feed import Feed, close_app, make_app, record_lobby
 from web.service import get_service
 
 P1, B1 = ["4S", "KD", "9H"], ["7C", "JD"]  # player 3, banker 7: B; player drew on 4, banker stands on 7
@@ -21,16 +21,9 @@ P3, B3 = ["3H", "3D"], ["4S", "AC", "2H"]  # player 6 stands; banker 5 draws (pl
 
 
 def state(client, table="T1"):
-    """Everything the read API shows of a table (to prove a refusal changed nothing of the record).
-    An impossible write's integrity flag marks the lobby by design (docs/api.md "Integrity flags":
-    the entry's ``"integrity"``, the lobby version one up per flag); the lobby is compared without
-    those marks, and the flags are proved apart."""
-    lobby = client.get("/api/tables").json
-    shown = {t["id"] for t in lobby["tables"]}
-    flags = [f for f in client.get("/api/integrity").json["flags"] if f["table"] in shown]
-    lobby["version"] -= len(flags)
-    lobby["tables"] = [{k: v for k, v in t.items() if k != "integrity"} for t in lobby["tables"]]
-    out = {"tables": lobby}
+    """Everything the read API shows of a table (to prove a refusal changed nothing of the record;
+    the lobby without integrity marks, :func:`support.feed.record_lobby`)."""
+    out = {"tables": record_lobby(client)}
     snap = client.get(f"/api/tables/{table}")
     out["snapshot"] = (snap.status_code, snap.data)
     shoes = client.get(f"/api/tables/{table}/shoes")
