@@ -191,7 +191,8 @@ def paths() -> dict[str, Any]:
             [{"name": "table", "in": "query", "required": False, "schema": {"type": "string"},
               "description": "one table's flags"}], "IntegrityFlags", {},
             "A card seen more often in a shoe than it holds, a round the tableau does not allow, a card out "
-            "of deal order: never noise, flagged at once (kept in memory, the newest 1,000; logged).")},
+            "of deal order: never noise, flagged at once (the newest 1,000 kept, in memory and in "
+            "integrity.jsonl in ROADS_DATA_DIR, so they survive a restart; logged).")},
         "/api/stats/days/{day}": {"get": _get("floorDay", "The floor's figures of one gaming day", [_DAY],
                                               "FloorDayStats", _BAD, _WORDS)},
         "/api/stats/days": {"get": _get("floorDays", "The floor's figures over a range of gaming days",
