@@ -69,6 +69,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(exports_api.bp)
     app.register_blueprint(trends_pages.bp)
     app.register_blueprint(integrity_api.bp)
+    integrity_api.init_app(app, read)
     app.register_blueprint(pages.bp)
     app.register_blueprint(png.bp)
     app.register_blueprint(shoes_pages.bp)

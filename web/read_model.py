@@ -32,6 +32,7 @@ from __future__ import annotations
 import collections
 import json
 import threading
+import time
 from typing import TYPE_CHECKING, Any, Iterator
 
 from roads.errors import UnknownShoe
@@ -74,6 +75,10 @@ class ReadModel:
         self._past: collections.OrderedDict[tuple[str, int], tuple[int, dict[str, Any], Encoded]] = collections.OrderedDict()
         self._past_lock = threading.Lock()
         self._forgets = 0  # counts forget_past calls: a snapshot read before one is not cached
+        self._marks: dict[str, tuple[int, int]] = {}  # table -> (integrity flags today, flags ever)
+        self._marks_until = 0.0  # Unix seconds the gaming day of ``_marks`` ends
+        self.clock: Any = time.time
+        """Unix seconds now (the service's clock): when the marks' gaming day is over."""
 
     # ------------------------------------------------------------------ reads
     def table(self, table_id: str) -> dict[str, Any]:
@@ -86,8 +91,9 @@ class ReadModel:
     def list_tables(self) -> list[dict[str, Any]]:
         """Every visible table in lobby order: ``{"id", "name", "variant": {"id", "name"},
         "shoe", "round", "last", "good_roads", "side_bets", "version", "big_road"}`` (before the
-        first shoe: ``shoe`` 1, ``round`` 0, empty roads)."""
-        return [t.view.lobby_entry for t in self.tables.shown()]  # type: ignore[union-attr]
+        first shoe: ``shoe`` 1, ``round`` 0, empty roads), plus ``"integrity": n`` for a table with
+        n > 0 integrity flags in the current gaming day (:meth:`set_integrity`)."""
+        return [self._row(t)[2] for t in self.tables.shown()]
 
     def lobby_json(self) -> tuple[int, bytes]:
         """``(lobby version, JSON of list_tables())``, joined once per change, when first asked for."""
@@ -265,8 +271,7 @@ class ReadModel:
         t.view = view
         self.hub.publish(topics.table(t.id), view.version, view.encoded, document=view.snapshot)
         if publish_lobby:
-            self.lobby.update(self.tables.order_changes, t.id, view.version, view.lobby_entry, view.lobby_encoded,
-                              self._lobby_rows)
+            self.lobby.update(self.tables.order_changes, *self._row(t), self._lobby_rows)
             self.good_roads.update(self.tables.order_changes, t.id, view.version, view.lobby_entry, self._floor_rows)
 
     def publish_lobby(self) -> None:
@@ -274,9 +279,30 @@ class ReadModel:
         self.lobby.publish(self.tables.order_changes, self._lobby_rows())
         self.good_roads.publish(self.tables.order_changes, self._floor_rows())
 
+    def set_integrity(self, today: dict[str, int], raised: dict[str, int], until: float) -> None:
+        """Mark the lobby entries of tables with integrity flags and publish the lobby: ``today``
+        ``{table: flags in the current gaming day}`` (an entry's ``"integrity"``, until Unix
+        seconds ``until``, the day's end: the next lobby change after it drops the marks),
+        ``raised`` ``{table: flags ever}`` (added to the table's lobby version, so the lobby's
+        version grows with every flag and screens take the change)."""
+        self._marks = {t: (today.get(t, 0), n) for t, n in raised.items()}
+        self._marks_until = until
+        self.publish_lobby()
+
+    def _row(self, t: TableSlot) -> tuple[str, int, dict[str, Any], Any]:
+        """``(table id, lobby version, lobby entry, its encoded JSON)`` of ``t``'s view, with its integrity mark."""
+        view: TableView = t.view  # type: ignore[assignment]
+        mark = self._marks.get(t.id)
+        if mark is None:
+            return t.id, view.version, view.lobby_entry, view.lobby_encoded
+        today, ever = mark
+        if not today or self.clock() >= self._marks_until:
+            return t.id, view.version + ever, view.lobby_entry, view.lobby_encoded
+        entry = {**view.lobby_entry, "integrity": today}
+        return t.id, view.version + ever, entry, Encoded(entry)
+
     def _lobby_rows(self) -> list[tuple[str, int, dict[str, Any], Encoded]]:
-        return [(t.id, t.view.version, t.view.lobby_entry, t.view.lobby_encoded)  # type: ignore[union-attr]
-                for t in self.tables.shown()]
+        return [self._row(t) for t in self.tables.shown()]
 
 
     def _floor_rows(self) -> list[tuple[str, int, dict[str, Any]]]:

@@ -99,7 +99,8 @@ class Settings(BaseSettings):
         "`roads demo` then make a random token for the run and print it).")
     data_dir: Path = _field(
         Path("data"), "directory",
-        "Where the embedded store keeps its SQLite file (`roads.sqlite3`, WAL mode); created when missing.")
+        "Where the embedded store keeps its SQLite file (`roads.sqlite3`, WAL mode) and the service its "
+        "integrity flags (`integrity.jsonl`, docs/api.md \"Integrity flags\"); created when missing.")
     host: str = _field("127.0.0.1", "address", "Bind address (IP address or host name) of `roads serve`.")
     port: int = _field(8000, "TCP port", "Port of `roads serve`; 0 picks a free port (printed on start).",
                        ge=0, le=65535)

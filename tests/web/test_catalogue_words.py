@@ -38,6 +38,7 @@ VIETNAMESE_SAME_AS_ENGLISH: frozenset[str] = frozenset({
     "mini",      # a Vietnamese loanword ("Baccarat mini")
     "to",        # Vietnamese "big" (cầu mắt to: big eye boy)
     "web",       # "trang web", Vietnamese for a web page
+    "chi",       # "chi tiết", Vietnamese for details (English "chi-square" is in the trends labels)
 })
 """Words of the English catalogue that are Vietnamese words too (lower case)."""
 

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 import websocket
 
-from support.feed import AUTH, Feed, close_app, make_app
+from support.feed import AUTH, Feed, close_app, make_app, record_lobby
 from support.serving import serve_app
 
 P1, B1 = ["4S", "KD", "9H"], ["7C", "JD"]  # player 4+0 draws 9 -> 3, banker 7 stands: B
@@ -82,9 +82,10 @@ def client(app):
 
 
 def everything(client) -> dict[str, bytes]:
-    """Every read-API answer of every table and shoe, as bytes (to prove nothing changed)."""
-    out = {"/api/tables": client.get("/api/tables").data}
-    for t in json.loads(out["/api/tables"])["tables"]:
+    """Every read-API answer of every table and shoe, as bytes (to prove nothing changed; the lobby
+    without integrity marks, :func:`support.feed.record_lobby`)."""
+    out: dict = {"/api/tables": record_lobby(client)}
+    for t in out["/api/tables"]["tables"]:
         base = f"/api/tables/{t['id']}"
         out[base] = client.get(base).data
         out[base + "/shoes"] = client.get(base + "/shoes").data

@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from support.feed import Feed, close_app, make_app
+from support.feed import Feed, close_app, make_app, record_lobby
 from web.service import get_service
 
 P1, B1 = ["4S", "KD", "9H"], ["7C", "JD"]  # player 3, banker 7: B; player drew on 4, banker stands on 7
@@ -21,8 +21,9 @@ P3, B3 = ["3H", "3D"], ["4S", "AC", "2H"]  # player 6 stands; banker 5 draws (pl
 
 
 def state(client, table="T1"):
-    """Everything the read API shows of a table (to prove a refusal changed nothing)."""
-    out = {"tables": client.get("/api/tables").data}
+    """Everything the read API shows of a table (to prove a refusal changed nothing of the record;
+    the lobby without integrity marks, :func:`support.feed.record_lobby`)."""
+    out = {"tables": record_lobby(client)}
     snap = client.get(f"/api/tables/{table}")
     out["snapshot"] = (snap.status_code, snap.data)
     shoes = client.get(f"/api/tables/{table}/shoes")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import jsonschema
 
 from roads.snapshot import schema as snapshot_schema
-from support.feed import close_app, make_app
+from support.feed import close_app, make_app, record_lobby
 from web.render.model import BoardOptions, board_model
 from web.service import get_service
 
@@ -28,8 +28,9 @@ HOLD = {"reason": "result_mismatch", "message": "the shoe says B; the cards give
 
 
 def everything(client):
-    """Every read-API answer of every table and shoe, as raw bytes (as tests/web/test_restart.py)."""
-    out = {"/api/tables": client.get("/api/tables").data}
+    """Every read-API answer of every table and shoe, as raw bytes (as tests/web/test_restart.py); the
+    lobby without integrity marks (:func:`support.feed.record_lobby`)."""
+    out: dict = {"/api/tables": record_lobby(client)}
     for t in client.get("/api/tables").json["tables"]:
         base = f"/api/tables/{t['id']}"
         out[base] = client.get(base).data

@@ -2,8 +2,12 @@
 
 Every feed write the service refuses as an exact impossibility (a card more often than the shoe
 holds, a round the tableau does not allow, a card out of deal order) raises a flag at once: kept
-by :class:`web.integrity.IntegrityFlags`, logged, listed by ``GET /api/integrity`` (newest first;
-``?table=`` for one table) and shown on the trends pages and in the day statistics.
+by :class:`web.integrity.IntegrityFlags` (and its file, ``<ROADS_DATA_DIR>/integrity.jsonl``,
+written before the 422 is answered), logged, listed by ``GET /api/integrity`` (newest first;
+``?table=`` for one table), shown on the trends pages and in the day statistics, and marked on
+the lobby tiles of the tables flagged in the current gaming day (the lobby entry's
+``"integrity"``, :meth:`web.read_model.ReadModel.set_integrity`: the lobby is republished, so
+screens show the marker without a reload).
 """
 
 from __future__ import annotations
@@ -12,14 +16,41 @@ import json
 
 from flask import Blueprint, Flask, Response, current_app, g, request
 
+from roads.gaming_day import GamingDay
 from roads.integrity import KINDS, flag
 from roads.record import iso_time
 from web import extensions
-from web.integrity import IntegrityFlags
+from web.integrity import FILENAME, IntegrityFlags
+from web.push import topics
+from web.read_model import ReadModel
 from web.service import get_service
 from web.snapshots import encode
 
 bp = Blueprint("integrity", __name__, url_prefix="/api")
+
+
+def init_app(app: Flask, read: ReadModel) -> IntegrityFlags:
+    """Open the flags kept in the data directory, and mark the lobby with them now and after
+    every new flag (the current gaming day of the service's clock, ``ROADS_VENUE_TZ`` and
+    ``ROADS_GAMING_DAY_START``). Call after the service is made."""
+    from web.settings import get_settings
+
+    settings = get_settings(app)
+    made = app.extensions[extensions.INTEGRITY] = IntegrityFlags(path=settings.data_dir / FILENAME)
+    day = GamingDay.of(settings.venue_tz, settings.gaming_day_start)
+    service = get_service(app)
+    read.clock = lambda: service.clock()
+
+    def mark() -> None:
+        start, end = day.bounds(day.day_of(service.clock()))
+        read.set_integrity(made.counts(start, end), dict(made.raised), end)
+        if service.page_models is not None:  # the lobby screens' page models (their worker rebuilds them)
+            service.page_models.changed(topics.LOBBY)
+
+    made.listeners.append(mark)
+    if made.raised:
+        mark()
+    return made
 
 
 def flags(app: Flask | None = None) -> IntegrityFlags:

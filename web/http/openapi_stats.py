@@ -10,6 +10,7 @@ from roads.gaming_day import EVENTS, RESULTS
 from roads.integrity import KINDS
 from roads.ids import TABLE_ID_PATTERN
 from web.day_stats import MAX_FLOOR_DAYS, MAX_TABLE_DAYS
+from web.i18n import LANGUAGES
 
 REF = "#/components/schemas/"
 _NUM_OR_NULL = {"type": ["number", "null"]}
@@ -155,8 +156,14 @@ def trends_paths() -> dict[str, Any]:
            "description": "the gaming day (default today)"}
     theme = {"name": "theme", "in": "query", "required": False, "schema": {"enum": ["dark", "light"]},
              "description": "colour theme"}
+    langs = ", ".join(LANGUAGES)
+    page_lang = {"name": "lang", "in": "query", "required": False, "schema": {"type": "string"},
+                 "description": f"label language, one of {langs} (or a tag like zh-CN); anything else falls back "
+                                "to Accept-Language, then English"}
+    png_lang = {**page_lang, "description": f"label language, one of {langs} (or a tag like zh-CN); another value "
+                                            "is a 400"}
     errors = {str(s): {"description": words, "content": _ERROR}
-              for s, words in {400: "bad_parameter: a bad day or theme", 404: "unknown table",
+              for s, words in {400: "bad_parameter: a bad day, theme or (PNG) language", 404: "unknown table",
                                503: "history_unavailable"}.items()}
     words = ("Today's (or the day's) Banker/Player/Tie shares against their expected band (the exact "
              "share ± 1.96 standard errors), streak lengths, rounds per hour and flags; the page and the "
@@ -170,7 +177,7 @@ def trends_paths() -> dict[str, Any]:
             out[path + suffix] = {"get": {
                 "operationId": op + ("Png" if suffix else "Page"), "tags": ["png" if suffix else "pages"],
                 "summary": what + (" (PNG)" if suffix else " (page)"), "description": words,
-                "parameters": [*params, day, theme],
+                "parameters": [*params, day, theme, png_lang if suffix else page_lang],
                 "responses": {"200": {"description": "the picture" if suffix else "the page",
                                       "content": {media: {"schema": schema}}}, **errs}}}
     return out
@@ -184,7 +191,8 @@ def paths() -> dict[str, Any]:
             [{"name": "table", "in": "query", "required": False, "schema": {"type": "string"},
               "description": "one table's flags"}], "IntegrityFlags", {},
             "A card seen more often in a shoe than it holds, a round the tableau does not allow, a card out "
-            "of deal order: never noise, flagged at once (kept in memory, the newest 1,000; logged).")},
+            "of deal order: never noise, flagged at once (the newest 1,000 kept, in memory and in "
+            "integrity.jsonl in ROADS_DATA_DIR, so they survive a restart; logged).")},
         "/api/stats/days/{day}": {"get": _get("floorDay", "The floor's figures of one gaming day", [_DAY],
                                               "FloorDayStats", _BAD, _WORDS)},
         "/api/stats/days": {"get": _get("floorDays", "The floor's figures over a range of gaming days",

@@ -170,6 +170,8 @@ class TableSummaryOut(_Out):
     """Only once the feed set a table state or the table has configured limits (as in the snapshot)."""
     alarm: Annotated[dict[str, Any] | None, _snapshot_key("alarm")] = None
     """Only while a round of the live shoe is held for the supervisor (as in the snapshot)."""
+    integrity: int | None = Field(default=None, ge=1)
+    """Only for a table with integrity flags in the current gaming day: how many (``GET /api/integrity``)."""
 
 
 class TableListOut(_Out):

@@ -298,7 +298,8 @@ class TileCache:
         state = snap.get("state")
         clock = (status_panel.clock_key(state if isinstance(state, Mapping) else None, time.time() if now is None else now)
                  if opts.still else None)
-        key = (snap.get("table"), snap.get("shoe"), snap.get("version"), opts, last_at, stale, tz, clock)
+        key = (snap.get("table"), snap.get("shoe"), snap.get("version"), snap.get("integrity"), opts, last_at, stale, tz,
+               clock)
         with self._lock:
             hit = self._items.get(key)
             if hit is not None:
@@ -321,7 +322,8 @@ def lobby_page_model(read: Reads, opts: BoardOptions, page_opts: Mapping[str, An
     tables (``page_opts``: ``tables``, ``per_page``, ``page``, ``rotate_s``, ``states``, ``good_road``,
     ``sort``); each tile from the table's snapshot and shoe facts. ``stale_s``: tiles of feeds
     silent longer say so (the PNG; pages say it themselves); ``now``: Unix seconds the tiles'
-    countdowns are read against (default the clock); ``tz``: the venue's time zone."""
+    countdowns are read against (default the clock); ``tz``: the venue's time zone. A table whose
+    lobby entry has ``"integrity"`` (flags today) gets the marker on its tile, and the header counts them."""
     entries = pick_tables(read, page_opts["tables"], page_opts.get("states"), page_opts.get("sort"))
     hl = opts.highlight  # the header counts the tables this screen lights up (None: every pattern)
     with_good = sum(1 for t in entries if any(hl is None or g.get("pattern") in hl for g in t.get("good_roads") or []))
@@ -341,10 +343,13 @@ def lobby_page_model(read: Reads, opts: BoardOptions, page_opts: Mapping[str, An
                 continue
             snap = {"table": t["id"]}
         snap.setdefault("name", t.get("name"))
+        if t.get("integrity"):  # integrity flags today (the lobby entry's mark, ReadModel.set_integrity)
+            snap["integrity"] = t["integrity"]
         facts = shoe_facts(read, t["id"], snap, stale_s)
         rows.append((snap, facts["last_at"], facts["stale"]))
+    flagged = sum(1 for t in entries if t.get("integrity"))
     model = lobby_model(rows, opts, title=title, page=page, pages=pages, tz=tz, good_count=with_good,
-                        filtered=bool(good),
+                        filtered=bool(good), flagged=flagged,
                         tile_cache=lambda s, o, la, st: _TILES(s, o, la, st, tz, now))
     model["rotate_s"] = page_opts["rotate_s"]
     model["per_page"] = per

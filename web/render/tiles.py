@@ -318,8 +318,13 @@ def tile_model(snapshot: Mapping[str, Any], opts: Any, *, last_at: str | None = 
         ps.append(panel("badges", bd, None, items))
     banner_px = max(min_px, small)
     br = regs["big_road"]  # over the lower big road: the round's cards stay in sight below
-    ps += status_panel.alert_bands(snapshot, br["w"], opts.height, lang, size=max(min_px, small), min_px=min_px,
-                                   bottom=br["y"] + br["h"], x=br["x"])
+    alerts = status_panel.alert_bands(snapshot, br["w"], opts.height, lang, size=max(min_px, small), min_px=min_px,
+                                      bottom=br["y"] + br["h"], x=br["x"])
+    ps += alerts
+    flags = snapshot.get("integrity")
+    if isinstance(flags, int) and flags > 0:  # integrity flags today: a red band above the alert bands
+        bottom = min([a["y"] for a in alerts] + [br["y"] + br["h"]])
+        ps.append(integrity_band(flags, br, bottom, lang, size=max(min_px, small), min_px=min_px))
     if stale and when:
         ps.append(panels.banner(opts.width, opts.height, label("ui.feed_silent", lang, time=when), lang,
                                 size=banner_px))
@@ -330,9 +335,24 @@ def tile_model(snapshot: Mapping[str, Any], opts: Any, *, last_at: str | None = 
         "panels": ps, "roads": roads, "hl": bool(names), "now": round(now, 3),
         "offline": {"text": label("ui.offline_since", lang, time="{time}"), "size": banner_px},
     }
+    if isinstance(flags, int) and flags > 0:
+        out["integrity"] = flags
     out["min_text"] = min_px
     out["glyphs"] = glyphs(out, lang)
     return out
+
+
+def integrity_band(n: int, r: Mapping[str, int], bottom: float, lang: str, *, size: int, min_px: int) -> dict[str, Any]:
+    """The tile marker of ``n`` integrity flags today (:mod:`roads.integrity`): a red ``"banner"``
+    panel (both painters draw it over everything; ``"flag": "integrity"``) as wide as region ``r``
+    (the big road), its lower edge at ``bottom`` px, saying "Integrity flag" / "Integrity flags: n"
+    at ``size`` px (down to ``min_px`` to fit)."""
+    words = label("ui.integrity_flag", lang) if n == 1 else label("ui.integrity_flags_n", lang, n=n)
+    h = round(size * 1.6)
+    top = round(bottom) - h
+    t, s = fit(words, r["w"] * 0.94, size, lang, min_size=min_px)
+    item = text(t, r["x"] + r["w"] / 2, top + h / 2, s, "offline_text", lang=lang, anchor="m")
+    return panel("banner", {"x": r["x"], "y": top, "w": r["w"], "h": h}, "offline", [item], flag="integrity")
 
 
 def page_grid(width: int, height: int, count: int, *, top: int, gap: int) -> dict[str, Any]:
@@ -377,11 +397,12 @@ def page_tiles(width: int, height: int, count: int, *, min_text: int) -> dict[st
 
 def lobby_model(entries: Sequence[tuple[Mapping[str, Any], str | None, bool]], opts: Any, *, title: str | None,
                 page: int, pages: int, tz: str = "UTC", tile_cache: Any = None, good_count: int = 0,
-                filtered: bool = False) -> dict[str, Any]:
+                filtered: bool = False, flagged: int = 0) -> dict[str, Any]:
     """The model of one lobby page: ``entries`` = ``(snapshot, last_at, stale)`` of the tables
     on this page; ``page`` (1-based) of ``pages``; ``good_count``: tables of the screen with a good
     road it highlights now (said in the title strip when > 0, where it fits); ``filtered``: the screen shows only
-    tables with a good road (default title "Good roads now"). Keys as a board model (kind ``"lobby"``)
+    tables with a good road (default title "Good roads now"); ``flagged``: tables of the screen with
+    integrity flags today (said in red in the title strip when > 0, first, where it fits). Keys as a board model (kind ``"lobby"``)
     plus ``"tiles": [{"id", "x", "y", "w", "h", "model": tile model}]``, ``"page"``, ``"pages"``.
     ``tile_cache(snapshot, tile_opts, last_at, stale) -> model`` may memoise tiles."""
     import time
@@ -397,6 +418,12 @@ def lobby_model(entries: Sequence[tuple[Mapping[str, Any], str | None, bool]], o
         items.append(text(pt, right_x, t["h"] / 2, geo["title_px"], "muted", lang=lang, weight="r", anchor="r"))
         right_x -= panels.prims.width(pt, geo["title_px"], lang, "r") + geo["title_px"]
     shown_title = title if title is not None else label("ui.good_roads_now" if filtered else "ui.tables", lang)
+    if flagged > 0:  # "Integrity flags: 2 tables", before the good roads: what a floor must see first
+        ft = label("ui.integrity_tables_n", lang, n=flagged)
+        fw = panels.prims.width(ft, geo["title_px"], lang)
+        if right_x - t["x"] - fw - geo["title_px"] >= panels.prims.width(shown_title, min_px, lang):
+            items.append(text(ft, right_x, t["h"] / 2, geo["title_px"], "banker", lang=lang, anchor="r"))
+            right_x -= fw + geo["title_px"]
     if good_count > 0:  # "Good roads: 3" (tables of this screen with one now), where it fits beside the title
         gt = label("ui.good_roads_count", lang, n=good_count)
         gw = panels.prims.width(gt, geo["title_px"], lang, "r")
