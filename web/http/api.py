@@ -44,7 +44,12 @@ def snapshot_etag(table_id: str, version: int) -> str:
 
 
 def _snapshot_response(table_id: str, version: int, payload: bytes) -> Response:
-    etag = snapshot_etag(table_id, version)
+    return _versioned_json(snapshot_etag(table_id, version), payload)
+
+
+def _versioned_json(etag: str, payload: bytes) -> Response:
+    """``payload`` (JSON bytes) with ``etag``, ``Cache-Control: no-cache``; 304 when the request
+    already holds it (``If-None-Match``)."""
     if request.if_none_match.contains(etag):
         resp = Response(status=304)
     else:
@@ -69,14 +74,7 @@ def tables() -> Response:
 def good_roads() -> Response:
     """The floor's good roads (:mod:`web.push.floor_good_roads`; ETag ``"good-roads-v<version>"``)."""
     version, payload = get_service().read.good_roads_json()
-    etag = f"good-roads-v{version}"
-    if request.if_none_match.contains(etag):
-        resp = Response(status=304)
-    else:
-        resp = Response(payload, mimetype="application/json")
-    resp.set_etag(etag)
-    resp.headers["Cache-Control"] = "no-cache"
-    return resp
+    return _versioned_json(f"good-roads-v{version}", payload)
 
 
 @bp.get("/tables/<table_id>")

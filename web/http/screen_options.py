@@ -88,16 +88,18 @@ def paging(args: Mapping[str, Any], preset: Mapping[str, Any] | None = None) -> 
             "good_road": good_road_filter(args.get("good_road"), preset.get("good_road"))}
 
 
+def _listed(raw: str | None, preset: Any) -> list[str] | None:
+    """The query's comma-separated values (blanks dropped), else the screen's preset list, else ``None``."""
+    if raw is not None:
+        return [v.strip() for v in raw.split(",") if v.strip()]
+    return None if preset is None else list(preset)
+
+
 def good_road_filter(raw: str | None, preset: Any) -> list[str] | None:
     """The ``good_road`` filter (query over the screen's): ``["any"]``, a list of pattern ids, or
     ``None`` (no filter: absent, empty, ``none``). Raises :class:`BadRequest` (field ``good_road``)
     naming an unknown pattern."""
-    if raw is not None:
-        wanted = [v.strip() for v in raw.split(",") if v.strip()]
-    elif preset is not None:
-        wanted = list(preset)
-    else:
-        return None
+    wanted = _listed(raw, preset)
     if not wanted or wanted == ["none"]:
         return None
     if "any" in wanted:
@@ -113,11 +115,8 @@ def good_road_filter(raw: str | None, preset: Any) -> list[str] | None:
 def _states(raw: str | None, preset: Any) -> list[str] | None:
     """The ``state`` filter: the query's comma-separated states, else the screen's list; ``None``
     (no filter) when neither or empty. Raises :class:`BadRequest` (field ``state``) for another value."""
-    if raw is not None:
-        wanted = [v.strip() for v in raw.split(",") if v.strip()]
-    elif preset is not None:
-        wanted = list(preset)
-    else:
+    wanted = _listed(raw, preset)
+    if wanted is None:
         return None
     for v in wanted:
         if v not in STATE_FILTERS:
