@@ -635,6 +635,30 @@ def test_good_roads_screen_shows_a_table_once_it_has_a_good_road_within_2_s(brow
         page.close()
 
 
+def test_an_impossible_write_marks_its_lobby_tile_on_an_open_screen_within_2_s(browser, live, feed, auth):
+    """A ninth ace of spades in an 8-deck shoe is refused (422 too_many_copies) and raises an
+    integrity flag: the open lobby shows the red band on that table's tile and the header count,
+    pushed (no fetch, no reload); the other table's tile has none (docs/api.md "Integrity flags")."""
+    for n in range(1, 5):
+        feed("T9", 1, n, {"player": ["AS", "AS"], "banker": ["9C", "KD"]})  # the 8 aces of spades the shoe holds
+    feed("T1", 1, 1, ROUND_B)
+    page = open_page(browser, f"{live}/lobby")
+    try:
+        text = "document.querySelector('[data-tile=\"%s\"]').textContent"
+        assert "Integrity" not in page.evaluate(text % "T9")
+        r = requests.post(f"{live}/api/tables/T9/rounds", json={"shoe": 1, "round": 5, "player": ["AS", "9H"],
+                                                                 "banker": ["9C", "KD"]}, headers=auth, timeout=10)
+        assert (r.status_code, r.json()["error"]["code"]) == (422, "too_many_copies")
+        _poll(page, f"{text % 'T9'}.includes('Integrity flag')", APPEAR_MS / 1000)
+        assert "Integrity" not in page.evaluate(text % "T1")
+        assert "Flagged tables: 1" in page.evaluate("document.body.textContent")
+        assert page.evaluate("window.__roads.fetches") == 0  # pushed, never fetched
+        assert page.js_errors == []  # type: ignore[attr-defined]
+        shot(page, "lobby_integrity_flag.png")
+    finally:
+        page.close()
+
+
 FITS_JS = """() => ({scrollW: document.documentElement.scrollWidth, scrollH: document.documentElement.scrollHeight,
                      innerW: window.innerWidth, innerH: window.innerHeight})"""
 
