@@ -29,7 +29,9 @@ Two more message types carry them: :data:`STATE` goes to ``POST /api/tables/<tab
 ``POST /api/tables/<table>/shoes/<shoe>/rounds/<round>/cards`` (``{"position": 3, "cards":
 ["KD"]}``, with the round's ``"burn"`` on card 1 and ``"cut_card": true`` on its last card);
 ``"shoe"`` and ``"round"`` of a cards message are in the path. :func:`whole_rounds` folds such
-a stream back into whole rounds (what the roads record).
+a stream back into whole rounds (what the roads record). A card-reading shoe also sends cards
+drawn face down (a :data:`CARDS` message with ``"sides"``, no ``"cards"``), ``"shoe_error"`` in
+a :data:`STATE` message and :data:`HOLD` (``POST .../shoes/<shoe>/rounds/<round>/hold``).
 
 A feed file (``roads simulate``) holds one message per line (JSON Lines), so replaying it
 is a plain loop: ``web.cli.feed_file.read_feed`` parses and checks it line by line with the
@@ -67,9 +69,13 @@ STATE = "state"
 """Message type: the table's state (``betting`` with ``seconds_left``, ``dealing``, ...)."""
 
 CARDS = "cards"
-"""Message type: cards of a round in progress from a deal position (card-level feeds)."""
+"""Message type: cards of a round in progress from a deal position (card-level feeds); with
+``"sides"`` instead of ``"cards"``, cards drawn face down."""
 
-TYPES: tuple[str, ...] = (SHOE, ROUND, STATE, CARDS)
+HOLD = "hold"
+"""Message type: the round in progress held for the supervisor (a card-reading shoe's adapter)."""
+
+TYPES: tuple[str, ...] = (SHOE, ROUND, STATE, CARDS, HOLD)
 """Every message type, in the order a table first sends them."""
 
 BETTING_SECONDS = 15
@@ -247,7 +253,8 @@ def whole_rounds(numbered: Iterable[tuple[int, Mapping[str, Any]]]) -> Iterator[
     """Fold a feed (``(line_number, message)`` pairs, :func:`read_feed`) into shoe starts and whole
     rounds, as the service records them: states are dropped, the :data:`CARDS` messages of a
     round become one :data:`ROUND` message (line number of the card that completed it; a card
-    sent again is skipped). A round left incomplete (a misdeal, a file cut short) is left out.
+    sent again or drawn face down is skipped). A round left incomplete (a misdeal, a file cut
+    short) or held (:data:`HOLD`) is left out.
     Raises :class:`FeedLineError` naming the line for a card the tableau does not deal, a card
     out of place or a card other than the one already at its position.
     """
@@ -256,9 +263,15 @@ def whole_rounds(numbered: Iterable[tuple[int, Mapping[str, Any]]]) -> Iterator[
         kind = m.get("type")
         if kind == STATE:
             continue
+        if kind == HOLD:
+            if pending is not None and pending["key"] == (m["table"], m["shoe"], m["round"]):
+                pending = None   # held: recorded only by a correction, not by its cards
+            continue
         if kind != CARDS:
             yield number, dict(m)
             continue
+        if "cards" not in m:
+            continue   # drawn face down: the face follows at the same position
         key = (m["table"], m["shoe"], m["round"])
         if pending is None or pending["key"] != key:
             pending = {"key": key, "cards": [], "burn": [], "cut_card": False}
@@ -296,8 +309,9 @@ def feed_body(message: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def feed_request(message: Mapping[str, Any]) -> FeedRequest:
-    """The feed path and body of a message (a shoe start, a round, a state or cards); the table
-    id is percent-encoded in the path, and a cards message's shoe and round go in the path.
+    """The feed path and body of a message (a shoe start, a round, a state, cards or a hold); the
+    table id is percent-encoded in the path, and a cards or hold message's shoe and round go in
+    the path.
 
     Raises ``ValueError`` naming the type when ``message["type"]`` is not one of :data:`TYPES`.
     """
@@ -309,9 +323,9 @@ def feed_request(message: Mapping[str, Any]) -> FeedRequest:
         return FeedRequest(f"/api/tables/{table}/rounds", feed_body(message))
     if kind == STATE:
         return FeedRequest(f"/api/tables/{table}/state", feed_body(message))
-    if kind == CARDS:
+    if kind in (CARDS, HOLD):
         body = {k: v for k, v in feed_body(message).items() if k not in ("shoe", "round")}
-        return FeedRequest(f"/api/tables/{table}/shoes/{message['shoe']}/rounds/{message['round']}/cards", body)
+        return FeedRequest(f"/api/tables/{table}/shoes/{message['shoe']}/rounds/{message['round']}/{kind}", body)
     raise ValueError(f"unknown message type {kind!r} (expected one of {', '.join(map(repr, TYPES))})")
 
 

@@ -50,7 +50,7 @@ def with_(**changes):
     ('{"type":"round","table":"T1","shoe":1,"round":1,"player":["AS","2', None, "not valid JSON"),
     ("[1, 2]", None, "must be a JSON object"),
     ("not json at all", None, "not valid JSON"),
-    (with_(type="void"), "type", "'type' must be one of 'shoe', 'round', 'state', 'cards', got 'void'"),
+    (with_(type="void"), "type", "'type' must be one of 'shoe', 'round', 'state', 'cards', 'hold', got 'void'"),
     (with_(type=...), "type", "got None"),
     (with_(table=""), "table", "'table' must be a non-empty table id, got ''"),
     (with_(table=7), "table", "got 7"),

@@ -6,9 +6,11 @@ A line is a feed message (:mod:`roads.simulator`): the envelope (``"type"``, ``"
 the body the feed path of its type accepts, validated by that path's model:
 :class:`web.http.schemas.ShoeIn` (``shoe``), :class:`web.http.schemas.CardRoundIn` or
 :class:`web.http.schemas.ResultRoundIn` (``round``), :class:`web.http.schemas_live.StateIn`
-(``state``), :class:`web.http.schemas_live.CardsIn` and its
-:class:`roads.dealing.DealCards` write (``cards``, whose shoe and round, in the URL path on
-the feed, are numbers of :data:`web.http.schemas.ShoeNumber` / ``RoundNumber``). Only the shape
+(``state``, with its ``shoe_error``), :class:`web.http.schemas_live.CardsIn` or, for cards drawn
+face down (``sides``, no ``cards``), :class:`web.http.schemas_live.DrawnIn`, and its
+:class:`roads.dealing.DealCards` write (``cards``), :class:`web.http.schemas_live.HoldIn` and its
+:class:`roads.table.HoldRound` write (``hold``); the shoe and round of ``cards`` and ``hold``, in
+the URL path on the feed, are numbers of :data:`web.http.schemas.ShoeNumber` / ``RoundNumber``. Only the shape
 is checked: the tableau and the order of rounds are checked by whoever applies the message (the
 service, or ``roads render``). A line is returned as written (the feed canonicalises it).
 
@@ -25,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from roads import bounded_json
 from roads.errors import TableError
-from roads.simulator import CARDS, ENVELOPE_KEYS, ROUND, SHOE, TYPES, FeedLineError
+from roads.simulator import CARDS, ENVELOPE_KEYS, HOLD, ROUND, SHOE, TYPES, FeedLineError
 from web.http import schemas, schemas_live
 
 MAX_LINE_CHARS = 64 * 1024
@@ -73,11 +75,20 @@ def parse_feed_line(text: str, line_number: int) -> dict[str, Any]:
     if not isinstance(table, str) or not table.strip():
         raise FeedLineError(line_number, f"'table' must be a non-empty table id, got {table!r}", "table")
     body = {k: v for k, v in data.items() if k not in ENVELOPE_KEYS}
-    if kind == CARDS:
+    if kind in (CARDS, HOLD):
         path = _validate(_CardsPath, {k: body.pop(k, None) for k in ("shoe", "round")}, kind, line_number)
-        cards = _validate(schemas_live.CardsIn, body, kind, line_number)
+        if kind == HOLD:
+            model: type[BaseModel] = schemas_live.HoldIn
+        elif "sides" in body:
+            if "cards" in body:
+                raise FeedLineError(line_number, "a cards message carries either cards (faces) or sides (cards "
+                                                 "drawn face down), not both: unknown key 'sides'", "sides")
+            model = schemas_live.DrawnIn
+        else:
+            model = schemas_live.CardsIn
+        written = _validate(model, body, kind, line_number)
         try:
-            cards.write(path.shoe, path.round)
+            written.write(path.shoe, path.round)
         except TableError as exc:
             raise FeedLineError(line_number, exc.message, (exc.field or "").split("[")[0] or None) from None
     elif kind == ROUND:
