@@ -132,3 +132,23 @@ def test_render_folds_out_face_down_cards_and_held_rounds():
     faces = [m for m in lines if m["type"] != "hold"] + [{**CARDS, "position": 4, "cards": ["4H"]}]
     assert [(n, m.get("player"), m.get("banker")) for n, m in whole_rounds(enumerate(faces, 1))] == \
         [(1, None, None), (8, ["2C", "3D"], ["5S", "4H"])]
+
+
+def test_render_draws_the_rounds_after_a_held_round_without_it(tmp_path):
+    """Round 2 held (3 of its cards dealt), round 3 dealt whole: the drawn shoe holds rounds 1
+    (Player 9 against 5, a natural) and 3 (Banker 9 against 5), in that order, and no round 2."""
+    from web.cli.commands import shoe_roads_from_file
+
+    lines = [{"type": "shoe", **T, "shoe": 1},
+             {"type": "round", **T, "shoe": 1, "round": 1, "player": ["9C", "KD"], "banker": ["2S", "3H"]},
+             {**CARDS, "round": 2, "position": 1, "cards": ["2C", "5S", "3D"]},
+             {"type": "hold", **T, "shoe": 1, "round": 2, **HOLD},
+             {"type": "round", **T, "shoe": 1, "round": 3, "player": ["2C", "3D"], "banker": ["9S", "KH"]}]
+    path = tmp_path / "held.jsonl"
+    path.write_text("".join(json.dumps(m) + "\n" for m in lines))
+    table, roads, rounds, _ = shoe_roads_from_file(path, 1, None)
+    assert (table, rounds) == ("T1", 3)
+    assert [(b["round"], b["winner"]) for b in roads.bead_plate_json()] == [(1, "P"), (3, "B")]
+    out = tmp_path / "held.png"
+    assert CliRunner().invoke(main, ["render", str(path), "--shoe", "1", "--out", str(out)]).exit_code == 0
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -301,19 +301,22 @@ def shoe_roads_from_file(path: Path, shoe: int, table: str | None) -> tuple[str,
     message (``None`` when it has none). Card-level rounds are checked against the tableau
     (:meth:`roads.outcome.RoundResult.from_cards`), result-level ones by
     :meth:`~roads.outcome.RoundResult.from_result`; a card-level file's (``simulate --cards``)
-    cards messages are folded into whole rounds first (:func:`roads.simulator.whole_rounds`).
+    cards messages are folded into whole rounds first (:func:`roads.simulator.whole_rounds`); a
+    held round (a ``hold`` line) keeps its number and is in no road.
     Raises :class:`BadFile` naming the line for a bad or out-of-order round, when the file has several tables and ``table``
     is not given, or when the table or the shoe is not in the file.
     """
     from roads.cards import parse_cards
     from roads.outcome import RoundResult
     from roads.shoe_roads import ShoeRoads
-    from roads.simulator import SHOE, FeedLineError, whole_rounds
+    from roads.simulator import HOLD, SHOE, FeedLineError, whole_rounds
 
     try:
         messages = list(whole_rounds(_read_messages(path)))
     except FeedLineError as exc:
         raise BadFile(f"{path}: {exc}") from None
+    # a held round keeps its number but is in no road (docs/shoes.md "Service side")
+    held = {(m["table"], m["shoe"], m["round"]) for _, m in _read_messages(path) if m.get("type") == HOLD}
     tables = list(dict.fromkeys(m["table"] for _, m in messages))
     if not tables:
         raise BadFile(f"{path}: no feed messages in the file")
@@ -334,6 +337,8 @@ def shoe_roads_from_file(path: Path, shoe: int, table: str | None) -> tuple[str,
         if m["type"] == SHOE:
             variant = m.get("variant", variant)
             continue
+        while m["round"] > expected and (table, shoe, expected) in held:
+            expected += 1
         if m["round"] != expected:
             raise BadFile(f"{path}: line {number}: round {m['round']} of shoe {shoe} where round "
                           f"{expected} was expected (rounds of a shoe are numbered 1, 2, 3, ...)")
