@@ -2,7 +2,7 @@
 HTTP server for several minutes, with tracemalloc snapshots showing where memory grows. Prints
 figures; asserts nothing.
 
-    .venv/bin/python bench/soak_history.py [--minutes 6] [--tables 20] [--every 30]
+    .venv/bin/python bench/soak_history.py [--minutes 6] [--tables 20] [--every 30] [--no-trace]
 
 The app (``web.create_app`` on a fresh SQLite data directory) is served in this process by
 Werkzeug's threaded server with ``roads serve``'s request handler; a feeder subprocess sends
@@ -96,6 +96,8 @@ def main() -> None:
     ap.add_argument("--every", type=float, default=30.0)
     ap.add_argument("--feeder", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--seed", type=int, default=3)
+    ap.add_argument("--no-trace", action="store_true",
+                    help="without tracemalloc (RSS as in production: tracemalloc's own tables are native memory)")
     args = ap.parse_args()
     if args.feeder:
         feeder(args.feeder, args.tables, args.seed)
@@ -104,7 +106,8 @@ def main() -> None:
     import logging
 
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no request log
-    tracemalloc.start(8)
+    if not args.no_trace:
+        tracemalloc.start(8)
     from werkzeug.serving import make_server
 
     from web import create_app
@@ -134,16 +137,16 @@ def main() -> None:
         while time.monotonic() < end:
             time.sleep(args.every)
             now = time.monotonic() - began
-            traced = tracemalloc.get_traced_memory()[0] / 2**20
+            traced = tracemalloc.get_traced_memory()[0] / 2**20  # 0 without tracing
             print(f"  {now:6.0f} {sent[0]:7d} {rss_mb():7.1f} {traced:7.1f} {service.read.past_cached():4d}", flush=True)
-            if first is None and time.monotonic() >= third:
+            if first is None and time.monotonic() >= third and not args.no_trace:
                 first = tracemalloc.take_snapshot()
-        last = tracemalloc.take_snapshot()
+        last = None if args.no_trace else tracemalloc.take_snapshot()
     finally:
         proc.kill()
         proc.wait()
         server.shutdown()
-    if first is not None:
+    if first is not None and last is not None:
         print("largest growths from the first third to the end (source line, MB, blocks):")
         for stat in last.compare_to(first, "lineno")[:12]:
             frame = stat.traceback[0]
