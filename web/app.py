@@ -66,6 +66,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(feed.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(day_stats_api.bp)
+    day_stats_api.init_app(app)  # the maintenance thread warms today's figures
     app.register_blueprint(exports_api.bp)
     app.register_blueprint(trends_pages.bp)
     app.register_blueprint(integrity_api.bp)

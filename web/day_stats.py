@@ -48,6 +48,9 @@ MAX_TABLE_DAYS = 366
 MAX_FLOOR_DAYS = 31
 """Longest range of days for the floor."""
 
+WARM_DAYS = 8
+"""Most days one :meth:`DayStats.warm` fills (today, yesterday and the changed shoes' days)."""
+
 
 class DayStats:
     """Table-day, table range and floor-day figures (module docstring)."""
@@ -144,6 +147,31 @@ class DayStats:
         start, end, by_table = self._rows(day, table)
         return self._table_day(table, day, start, end, by_table.get(table, []))
 
+    def warm(self, now: float, shoes: Iterable[tuple[str, int]] = ()) -> list[date]:
+        """Fill the caches (memory and disk) with the past parts of the floor's days at ``now``
+        (today, yesterday) and of the days of ``shoes`` (``(table, shoe)`` pairs closed or changed);
+        the days warmed, in order (the maintenance thread calls this, off the request path)."""
+        today = self.gaming_day.day_of(now)
+        days = {today, today - timedelta(days=1)}
+        for table, shoe in shoes:
+            s = self.history.shoe_summary(table, shoe)
+            if s is None:
+                continue
+            day, last = self.gaming_day.day_of(s.started_at), self.gaming_day.day_of(s.ended_at)
+            while day <= last and len(days) < WARM_DAYS:
+                days.add(day)
+                day += timedelta(days=1)
+        out = sorted(days)
+        for day in out:
+            self._floor_past(day)
+        return out
+
+    def cached(self, table: str, day: date) -> TableDay | None:
+        """``table``'s past part of ``day`` in memory, or ``None`` (not read nor warmed; tests)."""
+        with self._lock:
+            hit = self._cache.get((table, day))
+        return None if hit is None else hit[1]
+
     # ------------------------------------------------------------------ answers
     def _day_head(self, day: date) -> dict[str, Any]:
         start, end = self.gaming_day.bounds(day)
@@ -168,9 +196,10 @@ class DayStats:
         return {"table": table, "from_day": first.isoformat(), "to_day": last.isoformat(), "days": days,
                 "total": total.total.json(), "dealers": total.dealers_json()}
 
-    def _floor(self, day: date) -> tuple[TableDay, list[tuple[str, TableDay]]]:
-        """The floor's :class:`TableDay` of ``day`` and each table's with a round in it. The sum of
-        the tables' past parts is cached per day, keyed by every table's summaries' versions."""
+    def _floor_past(self, day: date) -> tuple[float, float, dict[str, list[ShoeSummary]], list[str],
+                                              dict[str, TableDay], TableDay]:
+        """``day``'s bounds, summaries by table, table ids, each table's past part and their sum
+        (cached per day, keyed by every table's summaries' versions)."""
         start, end, by_table = self._rows(day, None)
         ids = sorted(set(by_table) | set(self.tables()))
         rows_on_disk: list[Mapping[str, tuple[str, str]]] = []
@@ -206,6 +235,11 @@ class DayStats:
                 self._floors.move_to_end(day)
                 while len(self._floors) > FLOOR_CACHE_DAYS:
                     self._floors.popitem(last=False)
+        return start, end, by_table, ids, pasts, floor_past
+
+    def _floor(self, day: date) -> tuple[TableDay, list[tuple[str, TableDay]]]:
+        """The floor's :class:`TableDay` of ``day`` and each table's with a round in it."""
+        start, end, by_table, ids, pasts, floor_past = self._floor_past(day)
         floor = TableDay()
         floor.merge(floor_past)
         tables = []

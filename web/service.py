@@ -113,6 +113,7 @@ class Service:
         self.hub = self.read.hub
         self.tables = self.read.tables
         self.maintenance: Maintenance | None = None
+        self._on_close: list[Callable[[], object]] = []
         if self.history is not None:
             self.tables.past_for = self.history.past_shoes
             self.read.history = self.history
@@ -260,7 +261,7 @@ class Service:
             if closed is not None:
                 self.read.forget_past(t.id, closed)
                 if self.maintenance is not None:
-                    self.maintenance.wake()
+                    self.maintenance.wake((t.id, closed))
             if new_table:
                 self.tables.add_to_order(t.id)
             self.read.refresh(t)
@@ -327,6 +328,8 @@ class Service:
         t.table.apply(event)
         if changed is not None:
             self.read.forget_past(t.id, changed)
+            if self.maintenance is not None:
+                self.maintenance.wake((t.id, changed), housekeeping=False)
 
     def _changed(self, table_id: str, *, here: bool) -> None:
         """Table ``table_id`` (and so the lobby) changed and its lock is released: rebuild the
@@ -340,10 +343,19 @@ class Service:
         else:
             self.page_models.changed(topics.table(table_id))
 
+    def on_close(self, fn: Callable[[], object]) -> None:
+        """Call ``fn`` at :meth:`close`, after the maintenance thread stopped (a cache to close)."""
+        self._on_close.append(fn)
+
     def close(self) -> None:
-        """Stop the maintenance thread, then close the store."""
+        """Stop the maintenance thread, call the :meth:`on_close` callbacks, then close the store."""
         if self.maintenance is not None:
             self.maintenance.stop()
+        for fn in self._on_close:
+            try:
+                fn()
+            except Exception:
+                log.exception("closing %r failed", fn)
         self.store.close()
 
 
@@ -362,9 +374,10 @@ class Maintenance:
     """The history store's housekeeping off the request path (docs/history.md): a daemon thread
     that runs the compactor (``compact``: SQLite, each table in turn, one shoe per transaction)
     and retention (:meth:`web.stores.HistoryReader.apply_retention`) once at start, after every
-    :meth:`wake` (a commit closed a shoe) and at least every :data:`MAINTENANCE_INTERVAL_S`.
-    A failure is logged and retried at the next wake; a feed write waits at most for one shoe's
-    transaction (the store's lock is released between shoes)."""
+    :meth:`wake` (a commit closed a shoe) and at least every :data:`MAINTENANCE_INTERVAL_S`, then
+    the tasks of :meth:`add_task` (the day statistics' warming). A failure is logged and retried
+    at the next wake; a feed write waits at most for one shoe's transaction (the store's lock is
+    released between shoes)."""
 
     def __init__(self, store: HistoryStore, tables: Callable[[], list[str]], *, compact: bool,
                  interval_s: float = MAINTENANCE_INTERVAL_S) -> None:
@@ -378,12 +391,31 @@ class Maintenance:
         """Shoes the compactor moved so far."""
         self._wake = threading.Event()
         self._stop = threading.Event()
-        self._idle = threading.Condition()
+        self._idle = threading.Condition()  # guards passes and the pending work below
+        self._due = True  # a pass is wanted (the first: at start)
+        self._housekeeping = True
+        self._running = False
+        self._shoes: list[tuple[str, int]] = []
+        self._tasks: list[Callable[[list[tuple[str, int]]], object]] = []
         self._thread = threading.Thread(target=self._run, name="roads-maintenance", daemon=True)
         self._thread.start()
 
-    def wake(self) -> None:
-        """Run a pass soon (a shoe closed)."""
+    def wake(self, shoe: tuple[str, int] | None = None, *, housekeeping: bool = True) -> None:
+        """Run a pass soon (a shoe closed, or a past one changed: ``(table, shoe)``); without
+        ``housekeeping`` (another process's close) only the tasks."""
+        with self._idle:
+            self._due = True
+            self._housekeeping = self._housekeeping or housekeeping
+            if shoe is not None:
+                self._shoes.append(shoe)
+        self._wake.set()
+
+    def add_task(self, task: Callable[[list[tuple[str, int]]], object]) -> None:
+        """Run ``task(shoes)`` after each pass's housekeeping (and once soon, without it), with the
+        ``(table, shoe)`` pairs woken for since the last pass; its failure is logged."""
+        with self._idle:
+            self._tasks.append(task)
+            self._due = True
         self._wake.set()
 
     def wait_idle(self, passes: int, timeout_s: float = 30.0) -> bool:
@@ -391,17 +423,38 @@ class Maintenance:
         with self._idle:
             return self._idle.wait_for(lambda: self.passes >= passes, timeout_s)
 
+    def idle(self, timeout_s: float = 30.0) -> bool:
+        """Wait until no pass runs nor is due (every wake so far handled); False on timeout (tests)."""
+        with self._idle:
+            return self._idle.wait_for(lambda: self._stop.is_set() or not (self._due or self._running), timeout_s)
+
     def _run(self) -> None:
         while not self._stop.is_set():
             self._wake.clear()
+            with self._idle:
+                housekeeping, shoes, tasks = self._housekeeping, self._shoes, list(self._tasks)
+                self._due = self._housekeeping = False
+                self._shoes = []
+                self._running = True
             try:
-                self._pass()
+                if housekeeping:
+                    self._pass()
             except Exception:  # a full disk, a locked file: try again at the next wake
                 log.exception("history maintenance failed; retrying at the next close")
+            for task in tasks:
+                if self._stop.is_set():
+                    break
+                try:
+                    task(shoes)
+                except Exception:
+                    log.exception("maintenance task %r failed; it runs again at the next close", task)
             with self._idle:
                 self.passes += 1
+                self._running = False
                 self._idle.notify_all()
-            self._wake.wait(self.interval_s)
+            if not self._wake.wait(self.interval_s):
+                with self._idle:
+                    self._due = self._housekeeping = True
 
     def _pass(self) -> None:
         if self.compact:

@@ -84,6 +84,18 @@ def day_stats(app: Flask | None = None) -> DayStats:
     return made
 
 
+def init_app(app: Flask) -> None:
+    """Have the service's maintenance thread warm the day caches once at start and after each
+    shoe closed or changed (:meth:`web.day_stats.DayStats.warm`), off the request path."""
+    service = get_service(app)
+    if service.maintenance is None or not isinstance(service.store, HistoryReader):
+        return
+    stats = day_stats(app)
+    service.maintenance.add_task(lambda shoes: stats.warm(service.clock(), shoes))
+    if stats.disk is not None:
+        service.on_close(stats.disk.close)
+
+
 def parse_day(text: str, field: str, stats: DayStats) -> date:
     """A day of the path or query (``today``, ``yesterday``, ``YYYY-MM-DD``); 400 naming ``field``."""
     try:
