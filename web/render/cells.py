@@ -127,9 +127,10 @@ def _newest(out: list[dict[str, Any]]) -> None:
 
 
 def bead_cells(beads: Sequence[Mapping[str, Any]], region: Mapping[str, int], *, content: str,
-               letters: Mapping[str, str], memo: tuple[Any, ...] | None = None) -> list[dict[str, Any]]:
+               letters: Mapping[str, str], memo: tuple[Any, ...] | None = None, shoe: Any = None) -> list[dict[str, Any]]:
     """Cells of the bead plate (newest columns visible, roads.window), one per bead.
-    ``memo``: a key of this road of this table in this region (:func:`_reused`)."""
+    ``memo``: a key of this road of this table in this region, ``shoe`` its shoe (cells are
+    reused only within one shoe; :func:`_reused`)."""
     cols, rows, s = region["cols"], region["rows"], region["cell"]
     off = bead_plate_offset(len(beads), cols, rows) if beads else 0
     rx, ry = region["x"], region["y"]
@@ -149,16 +150,17 @@ def bead_cells(beads: Sequence[Mapping[str, Any]], region: Mapping[str, int], *,
         return cell
 
     key = None if memo is None else (*memo, rx, ry, cols, rows, s, content, tuple(letters.items()))
-    out = _reused(key, off, beads, make)
+    out = _reused(key, (shoe, off), beads, make)
     if out and beads and out[-1]["k"] == beads[-1].get("round"):
         _newest(out)
     return out
 
 
 def big_road_cells(big: Mapping[str, Any], region: Mapping[str, int],
-                   memo: tuple[Any, ...] | None = None) -> list[dict[str, Any]]:
+                   memo: tuple[Any, ...] | None = None, shoe: Any = None) -> list[dict[str, Any]]:
     """Cells of the big road: rings with tie slash / count, pair dots and natural mark.
-    ``memo``: a key of this road of this table in this region (:func:`_reused`)."""
+    ``memo``: a key of this road of this table in this region, ``shoe`` its shoe (cells are
+    reused only within one shoe; :func:`_reused`)."""
     columns = big.get("columns") or []
     cells = big.get("cells") or []
     leading = int(big.get("leading_ties") or 0)
@@ -190,16 +192,17 @@ def big_road_cells(big: Mapping[str, Any], region: Mapping[str, int],
         return cell
 
     key = None if memo is None else (*memo, rx, ry, cols, rows, s)
-    out = _reused(key, (off, leading), sources, make)
+    out = _reused(key, (shoe, off, leading), sources, make)
     if out and cells and out[-1]["k"] == f"{cells[-1]['column']}.{cells[-1]['row']}":
         _newest(out)
     return out
 
 
 def derived_cells(road: Mapping[str, Any], name: str, region: Mapping[str, int],
-                  memo: tuple[Any, ...] | None = None) -> list[dict[str, Any]]:
+                  memo: tuple[Any, ...] | None = None, shoe: Any = None) -> list[dict[str, Any]]:
     """Cells of a derived road (``name`` in :data:`DERIVED_SHAPES`), coloured repeat / break.
-    ``memo``: a key of this road of this table in this region (:func:`_reused`)."""
+    ``memo``: a key of this road of this table in this region, ``shoe`` its shoe (cells are
+    reused only within one shoe; :func:`_reused`)."""
     cells = road.get("cells") or []
     cols, rows, s = region["cols"], region["rows"], region["cell"]
     off = road_offset(cells, cols) if cells else 0
@@ -216,7 +219,7 @@ def derived_cells(road: Mapping[str, Any], name: str, region: Mapping[str, int],
                 "c": DERIVED_COLOURS.get(c.get("color"), "muted")}
 
     key = None if memo is None else (*memo, name, rx, ry, cols, rows, s)
-    out = _reused(key, off, cells, make)
+    out = _reused(key, (shoe, off), cells, make)
     if out and out[-1]["k"] == len(cells) - 1:
         _newest(out)
     return out
@@ -228,14 +231,17 @@ def road_cells(name: str, snapshot: Mapping[str, Any], region: Mapping[str, int]
     in grid ``region`` (``x``, ``y``, ``cols``, ``rows``, ``cell``). ``content``: bead content
     (:data:`BEAD_CONTENT`); ``letters``: winner letters of the board's language. The cells
     the previous call for the same road of the same table and shoe in the same grid made are
-    reused where their sources did not change (:func:`_reused`)."""
-    memo = ("road", name, snapshot.get("table"), snapshot.get("shoe"))
+    reused where their sources did not change (:func:`_reused`). The memo keeps one entry per
+    road of a table and grid, whatever the shoe (a key per shoe kept every dealt shoe's cells
+    until the memo filled: memory grew with each shoe dealt)."""
+    memo = ("road", name, snapshot.get("table"))
+    shoe = snapshot.get("shoe")
     if name == "bead_plate":
         return bead_cells(snapshot.get("bead_plate") or [], region, content=content,
-                          letters=letters or {"B": "B", "P": "P", "T": "T"}, memo=memo)
+                          letters=letters or {"B": "B", "P": "P", "T": "T"}, memo=memo, shoe=shoe)
     if name == "big_road":
-        return big_road_cells(snapshot.get("big_road") or {}, region, memo=memo)
-    return derived_cells(snapshot.get(name) or {}, name, region, memo=memo)
+        return big_road_cells(snapshot.get("big_road") or {}, region, memo=memo, shoe=shoe)
+    return derived_cells(snapshot.get(name) or {}, name, region, memo=memo, shoe=shoe)
 
 
 def probe(cell: Mapping[str, Any]) -> tuple[float, float]:
