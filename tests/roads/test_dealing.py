@@ -4,7 +4,6 @@ third cards; seed 004) and the drawing rules (docs/domain.md section 1)."""
 
 from __future__ import annotations
 
-import itertools
 
 import pytest
 
@@ -16,22 +15,7 @@ from roads.record import deal_order, split_deal
 from roads.table import RecordRound, StartShoe, Table, VoidRound
 from roads.table_state import SetState
 from roads.tableau import TableauError, next_card
-
-
-class Clock:
-    def __init__(self, start: float = 1000.0) -> None:
-        self.ticks = itertools.count()
-        self.start = start
-
-    def __call__(self) -> float:
-        return self.start + next(self.ticks)
-
-
-def write(table, w, clock=None):
-    outcome = table.decide(w, clock or Clock())
-    if isinstance(outcome, Event):
-        table.apply(outcome)
-    return outcome
+from support.table_writes import Clock, write
 
 
 # 4S 7C KD JD 9H: player 4S KD = 4 draws 9H -> 3; banker 7C JD = 7 stands after a third card 9

@@ -3,31 +3,15 @@ betting close time, dealer, limits. Expected values worked by hand from the writ
 
 from __future__ import annotations
 
-import itertools
 
 import pytest
 
 from roads import errors
-from roads.events import Event, Unchanged
+from roads.events import Unchanged
 from roads.table import Table
 from roads.table_state import KEEP, SetState, TableStatus, check_limits, next_status
 from roads.variants import get_variant
-
-
-class Clock:
-    def __init__(self, start: float = 1000.0) -> None:
-        self.ticks = itertools.count()
-        self.start = start
-
-    def __call__(self) -> float:
-        return self.start + next(self.ticks)
-
-
-def write(table, w, clock=None):
-    outcome = table.decide(w, clock or Clock())
-    if isinstance(outcome, Event):
-        table.apply(outcome)
-    return outcome
+from support.table_writes import Clock, write
 
 
 def test_state_betting_countdown_dealer_and_repeats():
