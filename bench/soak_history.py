@@ -43,6 +43,54 @@ def rss_mb() -> float:
     return 0.0
 
 
+def caches() -> dict[str, int]:
+    """Entries held by each ``functools.lru_cache`` function of ``web`` and ``roads``, and by the
+    renderer's cell memo: the bounded caches that fill during a soak."""
+    import functools
+    import types
+
+    out: dict[str, int] = {}
+    for name, mod in list(sys.modules.items()):
+        if not (name.startswith("web") or name.startswith("roads")) or not isinstance(mod, types.ModuleType):
+            continue
+        for attr, obj in vars(mod).items():
+            if isinstance(obj, functools._lru_cache_wrapper) and getattr(obj, "__module__", None) == name:
+                out[f"{name}.{attr}"] = obj.cache_info().currsize
+    from web.render import cells
+
+    out["web.render.cells._MEMO"] = len(cells._MEMO)
+    return out
+
+
+def heap() -> tuple[float, float, float]:
+    """MB: glibc's bytes in use (``mallinfo2``: small blocks + mmapped), free inside its arenas, and
+    the pixel bytes of every live Pillow image (after a full collection)."""
+    import ctypes
+    import gc
+
+    from PIL import Image
+
+    class MallInfo2(ctypes.Structure):
+        _fields_ = [(n, ctypes.c_size_t) for n in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks",
+                                                    "fsmblks", "uordblks", "fordblks", "keepcost")]
+
+    libc = ctypes.CDLL("libc.so.6")
+    libc.mallinfo2.restype = MallInfo2
+    gc.collect()
+    m = libc.mallinfo2()
+    pixels = sum(o.width * o.height * len(o.getbands()) for o in gc.get_objects() if isinstance(o, Image.Image))
+    return (m.uordblks + m.hblkhd) / 2**20, m.fordblks / 2**20, pixels / 2**20
+
+
+def census() -> dict[str, int]:
+    """Live objects by type name (after a full collection)."""
+    import gc
+    from collections import Counter
+
+    gc.collect()
+    return Counter(type(o).__name__ for o in gc.get_objects())
+
+
 def feeder(port: int, tables: int, seed: int) -> None:
     """The feeder subprocess: writes and reads until killed; prints the writes sent every 500."""
     from history_gen import timeline
@@ -96,6 +144,8 @@ def main() -> None:
     ap.add_argument("--every", type=float, default=30.0)
     ap.add_argument("--feeder", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--seed", type=int, default=3)
+    ap.add_argument("--census", action="store_true",
+                    help="also count live objects by type (gc) and the fill of every bounded cache at each line")
     ap.add_argument("--no-trace", action="store_true",
                     help="without tracemalloc (RSS as in production: tracemalloc's own tables are native memory)")
     args = ap.parse_args()
@@ -131,6 +181,10 @@ def main() -> None:
     end = began + args.minutes * 60
     third = began + args.minutes * 20
     first = None
+    base_census: dict[str, int] | None = None
+    base_fills: dict[str, int] = {}
+    prev_census: dict[str, int] = {}
+    prev_fills: dict[str, int] = {}
     service = app.extensions["roads.service"]
     print(f"soak: {args.tables} tables, {args.minutes:g} min; t(s) writes RSS(MB) traced(MB) past-cache", flush=True)
     try:
@@ -139,6 +193,18 @@ def main() -> None:
             now = time.monotonic() - began
             traced = tracemalloc.get_traced_memory()[0] / 2**20  # 0 without tracing
             print(f"  {now:6.0f} {sent[0]:7d} {rss_mb():7.1f} {traced:7.1f} {service.read.past_cached():4d}", flush=True)
+            if args.census:
+                counts, fills = census(), caches()
+                if base_census is None and time.monotonic() >= third:
+                    base_census, base_fills = counts, fills
+                grown = sorted(((v - prev_census.get(k, 0), k) for k, v in counts.items()), reverse=True)[:6]
+                used, free, pixels = heap()
+                print(f"    malloc in use {used:.1f} MB, free in arenas {free:.1f} MB, image pixels {pixels:.1f} MB",
+                      flush=True)
+                print("    objects: " + ", ".join(f"{k} {d:+d}" for d, k in grown), flush=True)
+                print("    caches grown: " + ", ".join(f"{k.rsplit('.', 1)[-1]} {v}" for k, v in fills.items()
+                                                      if v != prev_fills.get(k)), flush=True)
+                prev_census, prev_fills = counts, fills
             if first is None and time.monotonic() >= third and not args.no_trace:
                 first = tracemalloc.take_snapshot()
         last = None if args.no_trace else tracemalloc.take_snapshot()
@@ -151,6 +217,14 @@ def main() -> None:
         for stat in last.compare_to(first, "lineno")[:12]:
             frame = stat.traceback[0]
             print(f"  {stat.size_diff / 2**20:+7.2f} MB {stat.count_diff:+8d}  {frame.filename.replace(str(ROOT) + '/', '')}:{frame.lineno}")
+    if base_census is not None:
+        counts = census()
+        print("objects grown from the first third to the end (type, count):")
+        for d, k in sorted(((v - base_census.get(k, 0), k) for k, v in counts.items()), reverse=True)[:15]:
+            print(f"  {d:+9d}  {k}")
+        print("caches (entries at the first third -> at the end):")
+        for k, v in sorted(caches().items()):
+            print(f"  {base_fills.get(k, 0):6d} -> {v:6d}  {k}")
     service.close()
 
 
