@@ -29,9 +29,11 @@ would need about 25 minutes and 60 GB).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import os
+import re
 import shutil
 import signal
 import sqlite3
@@ -40,6 +42,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Iterator
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "bench"), str(ROOT / "tests")]
@@ -76,8 +79,10 @@ def get(port: int, path: str) -> tuple[int, bytes, float]:
         conn.close()
 
 
-def serve_once(code: Path, data: Path, env: dict[str, str | None], table: str) -> dict:
-    """One fresh ``roads serve`` of ``code`` on ``data``: start, RSS, past shoe and PNG (module doc)."""
+@contextlib.contextmanager
+def running(code: Path, data: Path, env: dict[str, str | None]) -> Iterator[tuple[subprocess.Popen, int, float]]:
+    """A fresh ``roads serve`` of ``code`` on ``data`` with ``env`` (``None`` = unset): ``(process,
+    port, seconds from its spawn to the first 200 of GET /api/tables)``; killed at the end."""
     from support.serving import free_port
 
     port = free_port()
@@ -102,7 +107,15 @@ def serve_once(code: Path, data: Path, env: dict[str, str | None], table: str) -
             if proc.poll() is not None:
                 raise SystemExit(f"serve exited with {proc.returncode}")
             time.sleep(0.02)
-        start = time.perf_counter() - began
+        yield proc, port, time.perf_counter() - began
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+
+
+def serve_once(code: Path, data: Path, env: dict[str, str | None], table: str) -> dict:
+    """One fresh ``roads serve`` of ``code`` on ``data``: start, RSS, past shoe and PNG (module doc)."""
+    with running(code, data, env) as (proc, port, start):
         rss, hwm = status_of(proc.pid)
         out = {"start_s": start, "rss_mb": rss, "hwm_mb": hwm}
         status, body, _ = get(port, f"/api/tables/{table}/shoes?limit=500")
@@ -116,10 +129,8 @@ def serve_once(code: Path, data: Path, env: dict[str, str | None], table: str) -
                 out[f"{label}_cold_ms"], out[f"{label}_warm_ms"] = cold, warm
         time.sleep(2.0)  # the maintenance thread's first pass, a few requests' garbage
         out["rss_settled_mb"] = status_of(proc.pid)[0]
+        out["hwm_settled_mb"] = status_of(proc.pid)[1]
         return out
-    finally:
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=30)
 
 
 def median_of(runs: list[dict]) -> dict:
@@ -128,7 +139,8 @@ def median_of(runs: list[dict]) -> dict:
 
 def show(label: str, fig: dict) -> None:
     keys = [("start_s", "start %.2f s"), ("rss_mb", "RSS %.0f MB"), ("hwm_mb", "peak %.0f MB"),
-            ("rss_settled_mb", "RSS after 2 s %.0f MB"), ("api_cold_ms", "past shoe API cold %.1f ms"),
+            ("rss_settled_mb", "RSS after 2 s %.0f MB"),
+            ("hwm_settled_mb", "peak %.0f MB"), ("api_cold_ms", "past shoe API cold %.1f ms"),
             ("api_warm_ms", "warm %.1f ms"), ("png_cold_ms", "PNG cold %.0f ms"), ("png_warm_ms", "warm %.0f ms")]
     print(f"  {label:<34} " + ", ".join(fmt % fig[k] for k, fmt in keys if k in fig), flush=True)
 
@@ -174,21 +186,168 @@ def clone_store(src: Path, dst: Path, copies: int) -> None:
     (dst / "template.sqlite3").unlink()
 
 
+BIG_TABLES, BIG_DAYS = 200, 30.0
+CHECKED = ("c001", "c100", "c200")
+"""The cloned ids whose answers are compared with the template's (:func:`check_clone`)."""
+
+
+def answers(port: int, table: str) -> dict[str, tuple[int, bytes]]:
+    """``{path with the id as "{T}": (status, body)}``: the live table, every page of the shoe list
+    (50 a page, following ``next``), three past shoes (first, middle, last), their rounds and the
+    middle one's board PNG."""
+    out: dict[str, tuple[int, bytes]] = {}
+
+    def fetch(path: str) -> bytes:
+        status, body, _ = get(port, path)
+        out[re.sub(f"/{re.escape(table)}(?=/|\\?|$)", "/{T}", path)] = (status, body)
+        return body
+
+    fetch(f"/api/tables/{table}")
+    path: str | None = f"/api/tables/{table}/shoes?limit=50"
+    past: list[int] = []
+    while path:
+        page = json.loads(fetch(path))
+        past += [line["shoe"] for line in page["shoes"] if not line["live"]]
+        path = page["next"]
+    past.sort()
+    for n in (past[0], past[len(past) // 2], past[-1]):
+        fetch(f"/api/tables/{table}/shoes/{n}")
+        fetch(f"/api/tables/{table}/shoes/{n}/rounds")
+    fetch(f"/tables/{table}/shoes/{past[len(past) // 2]}/board.png")
+    return out
+
+
+def png_difference(a: bytes, b: bytes) -> str:
+    """Where two PNGs differ: "equal", or the box of differing pixels and the image's size."""
+    import io
+
+    from PIL import Image, ImageChops
+
+    if a == b:
+        return "equal"
+    ia, ib = (Image.open(io.BytesIO(x)).convert("RGB") for x in (a, b))
+    if ia.size != ib.size:
+        return f"sizes differ ({ia.size} / {ib.size})"
+    box = ImageChops.difference(ia, ib).getbbox()
+    return "same pixels" if box is None else f"pixels differ in x {box[0]}-{box[2]}, y {box[1]}-{box[3]} of {ia.size[0]}x{ia.size[1]}"
+
+
+def check_clone(code: Path, scratch: Path, template_env: dict, template: str, clone_env: dict,
+                ids: tuple[str, ...]) -> None:
+    """Each of ``ids``' answers (:func:`answers`) from a ``roads serve`` of the clone equal the
+    template table's from one of the template, the id changed (every occurrence of the quoted id
+    and of it as a path segment); prints the result, raises ``SystemExit`` on a difference (the
+    board PNG is compared and reported, not required: it may draw the table's name)."""
+    with running(code, scratch, template_env) as (_, port, _):
+        want = answers(port, template)
+    failures, png = [], []
+    with running(code, scratch, clone_env) as (_, port, _):
+        for i in ids:
+            got = answers(port, i)
+            assert set(got) == set(want), (sorted(set(got) ^ set(want)))
+            for path, (status, body) in got.items():
+                same = body.replace(f'"{i}"'.encode(), f'"{template}"'.encode()).replace(
+                    f"/{i}/".encode(), f"/{template}/".encode()) == want[path][1] and status == want[path][0] == 200
+                if path.endswith(".png"):
+                    png.append(f"{i}: {png_difference(want[path][1], body)}")
+                elif not same:
+                    failures.append(f"{i} {path}")
+    pages = sum("/shoes?" in k for k in want)
+    print(f"  clone check, {', '.join(ids)} against {template}: {len(want) - 1} answers each (the live table, "
+          f"{pages} shoe-list pages, 3 past shoes and their rounds): "
+          + ("equal with only the table id changed" if not failures else f"DIFFER: {failures[:5]}")
+          + f"; past shoe board PNG {', '.join(png)}", flush=True)
+    if failures:
+        raise SystemExit("the clone differs from its template")
+
+
+def redis_big(servers, code: Path, scratch: Path, repeat: int) -> None:
+    """200 tables x 30 days on Redis + PostgreSQL (module doc): the template, the clone, its
+    check, then the figures."""
+    import psycopg
+
+    from history_clone_redis import check_history, clone_history, clone_redis
+    from history_gen import generate_redis
+
+    days = f"{BIG_DAYS:g}"
+    tmpl, tmpl_prefix, tmpl_url = f"one{days}", f"one{days}:", servers.database(f"one{days}")
+    if servers.db.get(f"bench:done:{tmpl}") is None:
+        began = time.monotonic()
+        t = generate_redis(servers.redis_url, tmpl_prefix, tmpl_url, 1, BIG_DAYS, quiet=True)
+        took = time.monotonic() - began
+        servers.db.set(f"bench:done:{tmpl}", json.dumps({"events": t.events, "rounds": t.rounds, "shoes": t.shoes,
+                                                         "s": round(took, 1)}))
+        servers.db.save()
+    made = json.loads(servers.db.get(f"bench:done:{tmpl}"))
+    print(f"  template: t001 x {days} days through generate_redis: {made['rounds']:,} rounds, {made['shoes']} shoes, "
+          f"{made['events']:,} events in {made['s']:.0f} s", flush=True)
+    big = f"big{BIG_TABLES}x{days}"
+    big_prefix = big + ":"
+    if servers.db.get(f"bench:done:{big}") is None:
+        with psycopg.connect(servers.pg_url, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{big}" WITH (FORCE)')
+        stale = list(servers.db.scan_iter(match=big_prefix + "*", count=1000))
+        for k in range(0, len(stale), 1000):
+            servers.db.delete(*stale[k:k + 1000])
+        big_url = servers.database(big)
+        began = time.monotonic()
+        rows = clone_history(tmpl_url, "t001", big_url, BIG_TABLES)
+        pg_s = time.monotonic() - began
+        began = time.monotonic()
+        counts = clone_redis(servers.db, tmpl_prefix, "t001", big_prefix, BIG_TABLES)
+        servers.db.set(f"bench:done:{big}", json.dumps({"rows": rows, "redis": counts, "pg_s": round(pg_s, 1),
+                                                        "redis_s": round(time.monotonic() - began, 1)}))
+        servers.db.save()
+    done = json.loads(servers.db.get(f"bench:done:{big}"))
+    big_url = servers.database(big)
+    print(f"  clone under {BIG_TABLES} ids: PostgreSQL {done['rows']} rows in {done['pg_s']:.0f} s, Redis "
+          f"{done['redis']} in {done['redis_s']:.0f} s", flush=True)
+    problems = check_history(tmpl_url, "t001", big_url, list(CHECKED))
+    print(f"  PostgreSQL rows of {', '.join(CHECKED)} against t001's, every column but table_id: "
+          + ("equal" if not problems else f"DIFFER: {problems}"), flush=True)
+    if problems:
+        raise SystemExit("the clone differs from its template")
+    with psycopg.connect(big_url) as conn:
+        pg_bytes = conn.execute("SELECT pg_database_size(current_database())").fetchone()[0]
+        rounds = conn.execute("SELECT SUM(rounds), COUNT(*), COUNT(DISTINCT table_id) FROM roads.shoes").fetchone()
+    keys = list(servers.db.scan_iter(match=big_prefix + "*", count=1000))
+    set_bytes = sum(int(servers.db.memory_usage(k, samples=0) or 0) for k in keys)
+    log_bytes = int(servers.db.memory_usage(big_prefix + "log", samples=0) or 0)
+    info = servers.db.info("memory")
+    print(f"  PostgreSQL database {pg_bytes / 1e9:.2f} GB ({rounds[1]:,} past shoes, {rounds[0]:,} rounds, "
+          f"{rounds[2]} tables); Redis: the set's {len(keys)} keys {set_bytes / 2**20:.1f} MiB (MEMORY USAGE; "
+          f"its log {log_bytes / 2**20:.1f} MiB), used_memory {info['used_memory'] / 2**20:.1f} MiB for the "
+          f"whole server (with the template and any other set)", flush=True)
+    base = {"ROADS_REDIS_URL": servers.redis_url}
+    tmpl_env = {**base, "ROADS_REDIS_PREFIX": tmpl_prefix, "ROADS_HISTORY_URL": tmpl_url}
+    big_env = {**base, "ROADS_REDIS_PREFIX": big_prefix, "ROADS_HISTORY_URL": big_url}
+    check_clone(code, scratch, tmpl_env, "t001", big_env, CHECKED)
+    runs = []
+    for _ in range(repeat):
+        servers.restart_pg_cold()
+        runs.append(serve_once(code, scratch, big_env, "c005"))
+        show(f"  run {len(runs)}", runs[-1])
+    show("6,000 table-days, Redis + PostgreSQL", median_of(runs))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--release-code", type=Path, required=True)
+    ap.add_argument("--release-code", type=Path, help="needed unless --sizes is empty")
     ap.add_argument("--sizes", default="1,10,100")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--root", type=Path, default=Path("/tmp/roads-service-bench"))
     ap.add_argument("--data-root", type=Path, default=Path("/tmp/roads-history-bench"))
-    ap.add_argument("--big", action="store_true", help="also 200 tables x 30 days on SQLite (module doc)")
+    ap.add_argument("--big", action="store_true", help="also 200 tables x 30 days: on SQLite, and on Redis + "
+                    "PostgreSQL with --redis or --only-redis (module doc)")
     ap.add_argument("--big-template", type=Path, help="a one-table 30-day store (history_gen --tables 1 --days 30)")
     ap.add_argument("--redis", action="store_true", help="also Redis + PostgreSQL beside the release's Redis store")
     ap.add_argument("--only-redis", action="store_true")
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",") if s]
+    if sizes and args.release_code is None:
+        ap.error("--release-code is needed for --sizes (give --sizes '' for the --big sets alone)")
     args.root.mkdir(parents=True, exist_ok=True)
-    new, old = ROOT, args.release_code.resolve()
+    new, old = ROOT, None if args.release_code is None else args.release_code.resolve()
 
     if not args.only_redis:
         from bench_history import dataset
@@ -234,6 +393,9 @@ def main() -> None:
                         servers.restart_pg_cold()
                         runs.append(serve_once(code, args.root / "scratch-redis", env, "t005"))
                     show(f"{size} table-days, {label}", median_of(runs))
+            if args.big:
+                print(f"  6,000 table-days ({BIG_TABLES} tables x {BIG_DAYS:g} days, Redis + PostgreSQL):", flush=True)
+                redis_big(servers, new, args.root / "scratch-redis", args.repeat)
         finally:
             servers.close()
 
