@@ -261,26 +261,29 @@ def check_clone(code: Path, scratch: Path, template_env: dict, template: str, cl
         raise SystemExit("the clone differs from its template")
 
 
-def redis_big(servers, code: Path, scratch: Path, repeat: int) -> None:
-    """200 tables x 30 days on Redis + PostgreSQL (module doc): the template, the clone, its
-    check, then the figures."""
+def redis_big(servers, code: Path, scratch: Path, repeat: int, big_days: float = BIG_DAYS) -> None:
+    """200 tables x ``big_days`` days on Redis + PostgreSQL (module doc): the template, the clone,
+    its check, then the figures."""
     import psycopg
 
     from history_clone_redis import check_history, clone_history, clone_redis
     from history_gen import generate_redis
 
-    days = f"{BIG_DAYS:g}"
+    days = f"{big_days:g}"
     tmpl, tmpl_prefix, tmpl_url = f"one{days}", f"one{days}:", servers.database(f"one{days}")
     if servers.db.get(f"bench:done:{tmpl}") is None:
         began = time.monotonic()
-        t = generate_redis(servers.redis_url, tmpl_prefix, tmpl_url, 1, BIG_DAYS, quiet=True)
+        t = generate_redis(servers.redis_url, tmpl_prefix, tmpl_url, 1, big_days, quiet=True)
         took = time.monotonic() - began
         servers.db.set(f"bench:done:{tmpl}", json.dumps({"events": t.events, "rounds": t.rounds, "shoes": t.shoes,
                                                          "s": round(took, 1)}))
         servers.db.save()
     made = json.loads(servers.db.get(f"bench:done:{tmpl}"))
+    head = servers.db.hgetall(f"{tmpl_prefix}t:t001:head")
     print(f"  template: t001 x {days} days through generate_redis: {made['rounds']:,} rounds, {made['shoes']} shoes, "
-          f"{made['events']:,} events in {made['s']:.0f} s", flush=True)
+          f"{made['events']:,} events in {made['s']:.0f} s; its live shoe {int(head[b'live_shoe'])}: "
+          f"{int(head[b'seq']) - int(head[b'live_from']) + 1} events, "
+          f"{servers.db.hlen(f'{tmpl_prefix}t:t001:rounds')} rounds", flush=True)
     big = f"big{BIG_TABLES}x{days}"
     big_prefix = big + ":"
     if servers.db.get(f"bench:done:{big}") is None:
@@ -327,7 +330,7 @@ def redis_big(servers, code: Path, scratch: Path, repeat: int) -> None:
         servers.restart_pg_cold()
         runs.append(serve_once(code, scratch, big_env, "c005"))
         show(f"  run {len(runs)}", runs[-1])
-    show("6,000 table-days, Redis + PostgreSQL", median_of(runs))
+    show(f"{BIG_TABLES} x {days} table-days, Redis + PostgreSQL", median_of(runs))
 
 
 def main() -> None:
@@ -339,6 +342,8 @@ def main() -> None:
     ap.add_argument("--data-root", type=Path, default=Path("/tmp/roads-history-bench"))
     ap.add_argument("--big", action="store_true", help="also 200 tables x 30 days: on SQLite, and on Redis + "
                     "PostgreSQL with --redis or --only-redis (module doc)")
+    ap.add_argument("--big-days", type=float, default=BIG_DAYS,
+                    help="days of the Redis + PostgreSQL template (where its live shoe stands changes with it)")
     ap.add_argument("--big-template", type=Path, help="a one-table 30-day store (history_gen --tables 1 --days 30)")
     ap.add_argument("--redis", action="store_true", help="also Redis + PostgreSQL beside the release's Redis store")
     ap.add_argument("--only-redis", action="store_true")
@@ -394,8 +399,8 @@ def main() -> None:
                         runs.append(serve_once(code, args.root / "scratch-redis", env, "t005"))
                     show(f"{size} table-days, {label}", median_of(runs))
             if args.big:
-                print(f"  6,000 table-days ({BIG_TABLES} tables x {BIG_DAYS:g} days, Redis + PostgreSQL):", flush=True)
-                redis_big(servers, new, args.root / "scratch-redis", args.repeat)
+                print(f"  {BIG_TABLES} tables x {args.big_days:g} days, Redis + PostgreSQL:", flush=True)
+                redis_big(servers, new, args.root / "scratch-redis", args.repeat, args.big_days)
         finally:
             servers.close()
 

@@ -150,8 +150,9 @@ def clone_redis(db: Any, src_prefix: str, table: str, dst_prefix: str, copies: i
         assert list(f) == [b"e", b"w"], f
     for i in ids:
         pipe = db.pipeline(transaction=False)
-        pipe.restore(f"{dst_prefix}t:{i}:rounds", 0, rounds)
-        pipe.restore(f"{dst_prefix}t:{i}:head", 0, head)
+        for name, dump in (("rounds", rounds), ("head", head)):
+            if dump is not None:  # no rounds hash while the live shoe has no round yet
+                pipe.restore(f"{dst_prefix}t:{i}:{name}", 0, dump)
         stream = f"{dst_prefix}t:{i}:events"
         for entry_id, ev, token in events:
             pipe.xadd(stream, {"e": _event_json(dataclasses.replace(ev, table=i)), "w": token}, id=entry_id)
