@@ -343,7 +343,7 @@ def main() -> None:
     ap.add_argument("--big", action="store_true", help="also 200 tables x 30 days: on SQLite, and on Redis + "
                     "PostgreSQL with --redis or --only-redis (module doc)")
     ap.add_argument("--big-days", type=float, default=BIG_DAYS,
-                    help="days of the Redis + PostgreSQL template (where its live shoe stands changes with it)")
+                    help="days of the --big template (where its live shoe stands changes with it)")
     ap.add_argument("--big-template", type=Path, help="a one-table 30-day store (history_gen --tables 1 --days 30)")
     ap.add_argument("--redis", action="store_true", help="also Redis + PostgreSQL beside the release's Redis store")
     ap.add_argument("--only-redis", action="store_true")
@@ -363,21 +363,22 @@ def main() -> None:
             show(f"{size} table-days, release", sqlite_runs(old, v3, args.root / "scratch", args.repeat, "t005"))
             show(f"{size} table-days, history", sqlite_runs(new, v3, args.root / "scratch", args.repeat, "t005"))
         if args.big:
-            big = args.root / "big200x30"
+            days = f"{args.big_days:g}"
+            big = args.root / f"big{BIG_TABLES}x{days}"
             if not (big / "done").exists():
                 shutil.rmtree(big, ignore_errors=True)
                 template = args.big_template
                 if template is None:
                     from history_gen import generate
 
-                    template = args.root / "one30"
+                    template = args.root / f"one{days}"
                     shutil.rmtree(template, ignore_errors=True)
-                    generate(template, 1, 30.0, quiet=True)
-                clone_store(template, big, 200)
+                    generate(template, 1, args.big_days, quiet=True)
+                clone_store(template, big, BIG_TABLES)
                 (big / "done").write_text("1")
             size_gb = (big / FILENAME).stat().st_size / 1e9
-            print(f"  6,000 table-days (200 tables x 30 days, {size_gb:.1f} GB):", flush=True)
-            show("6,000 table-days, history", sqlite_runs(new, big, args.root / "scratch", args.repeat, "c005"))
+            print(f"  {BIG_TABLES} tables x {days} days ({size_gb:.1f} GB):", flush=True)
+            show(f"{BIG_TABLES} x {days} table-days, history", sqlite_runs(new, big, args.root / "scratch", args.repeat, "c005"))
 
     if args.redis or args.only_redis:
         from history_redis_figures import Servers, dataset as redis_dataset
