@@ -147,16 +147,15 @@ class RedisHistoryStore(RedisStore, HistoryStore):
 
     def live_part(self, table: str, *, catch_up: bool = True) -> LivePart:
         """``table``'s live part as its head hash stands (caught up first unless ``catch_up`` is false)."""
-        head, fields, entries = self._live_script(keys=[self._heads_key, self.head_key(table), self._events_key(table)],
-                                                  args=[table])
+        head, fields, texts = self._live_script(keys=[self._heads_key, self.head_key(table), self._events_key(table)],
+                                                args=[table])
         f = dict(zip(fields[::2], fields[1::2]))
         seq = int(f.get("seq", 0))
         if catch_up and seq < int(head):
             self.mover.catch_up(table)
             return self.live_part(table, catch_up=False)
         live = None if "live_shoe" not in f else int(f["live_shoe"])
-        events = [e for e in (Event.from_json(json.loads(dict(zip(x[::2], x[1::2]))["e"])) for _, x in entries)
-                  if e.shoe == live]
+        events = [e for e in (Event.from_json(json.loads(text)) for text in texts) if e.shoe == live]
         state, at_open = f.get("state"), f.get("state_at_open")
         return LivePart(table, seq, None if state is None else json.loads(state), live,
                         None if not at_open else json.loads(at_open), events)
