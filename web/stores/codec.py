@@ -13,6 +13,8 @@ import json
 import zlib
 from typing import Any, Iterable, Iterator
 
+import orjson
+
 from roads.events import Event
 
 DOC_LEVEL = 6
@@ -27,6 +29,17 @@ def text(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
 
 
+def loads(data: str | bytes) -> Any:
+    """JSON text or UTF-8 bytes as Python values, exactly as ``json.loads`` gives them: orjson
+    (about 4x faster: a restart decodes every live shoe's events), and ``json.loads`` for what
+    orjson refuses but the standard library reads (integers beyond 64 bits, ``NaN``); raises
+    ``ValueError`` for text that is not JSON."""
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return json.loads(data)
+
+
 def pack_doc(doc: Any) -> bytes:
     """A shoe document as stored: zlib of its JSON text."""
     return zlib.compress(text(doc).encode("utf-8"), DOC_LEVEL)
@@ -35,7 +48,7 @@ def pack_doc(doc: Any) -> bytes:
 def unpack_doc(blob: bytes) -> Any:
     """Inverse of :func:`pack_doc`. Raises ``ValueError`` (``zlib.error`` is one) for damaged bytes."""
     try:
-        return json.loads(zlib.decompress(blob))
+        return loads(zlib.decompress(blob))
     except zlib.error as e:
         raise ValueError(f"damaged shoe document: {e}") from None
 
@@ -50,5 +63,5 @@ def unpack_detail(table: str, shoe: int, blob: bytes) -> Iterator[Event]:
     """The events of a detail blob of ``table``'s shoe ``shoe``, in stored (seq) order."""
     for line in zlib.decompress(blob).decode("utf-8").split("\n"):
         if line:
-            seq, kind, rnd, data, at = json.loads(line)
+            seq, kind, rnd, data, at = loads(line)
             yield Event(table, seq, kind, shoe, rnd, data, at)

@@ -155,7 +155,7 @@ class RedisHistoryStore(RedisStore, HistoryStore):
             self.mover.catch_up(table)
             return self.live_part(table, catch_up=False)
         live = None if "live_shoe" not in f else int(f["live_shoe"])
-        events = [e for e in (Event.from_json(json.loads(text)) for text in texts) if e.shoe == live]
+        events = [e for e in (Event.from_json(codec.loads(text)) for text in texts) if e.shoe == live]
         state, at_open = f.get("state"), f.get("state_at_open")
         return LivePart(table, seq, None if state is None else json.loads(state), live,
                         None if not at_open else json.loads(at_open), events)

@@ -33,7 +33,7 @@ EVENT_COLUMNS = "table_id, seq, kind, shoe, round, data, at"
 def event_of(row: Iterable[Any]) -> Event:
     """An ``events`` row as an :class:`Event`."""
     table, seq, kind, shoe, rnd, data, at = row
-    return Event(table=table, seq=seq, kind=kind, shoe=shoe, round=rnd, data=json.loads(data), at=at)
+    return Event(table=table, seq=seq, kind=kind, shoe=shoe, round=rnd, data=codec.loads(data), at=at)
 
 
 def event_row(event: Event) -> tuple:
