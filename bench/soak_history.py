@@ -82,6 +82,29 @@ def heap() -> tuple[float, float, float]:
     return (m.uordblks + m.hblkhd) / 2**20, m.fordblks / 2**20, pixels / 2**20
 
 
+def images_by_shape() -> None:
+    """Print the live Pillow images grouped by mode and size (the 8 largest groups by pixel bytes),
+    each with what holds one of them (the referrers' types, two levels up)."""
+    import gc
+    from collections import defaultdict
+
+    from PIL import Image
+
+    gc.collect()
+    groups: dict[tuple[str, tuple[int, int]], list[Image.Image]] = defaultdict(list)
+    for o in gc.get_objects():
+        if isinstance(o, Image.Image):
+            groups[(o.mode, o.size)].append(o)
+    ranked = sorted(groups.items(), key=lambda kv: -len(kv[1]) * kv[1][0].width * kv[1][0].height)
+    print("live images by mode and size (count, MB, held by):")
+    for (mode, size), imgs in ranked[:8]:
+        mb = len(imgs) * size[0] * size[1] * Image.getmodebands(mode) / 2**20
+        held = [type(r).__name__ for r in gc.get_referrers(imgs[-1]) if r is not imgs]
+        up = [type(r).__name__ for h in gc.get_referrers(imgs[-1]) if h is not imgs for r in gc.get_referrers(h)
+              if r is not imgs][:6]
+        print(f"  {len(imgs):6d} {mb:7.1f}  {mode} {size}  <- {held} <- {up}")
+
+
 def census() -> dict[str, int]:
     """Live objects by type name (after a full collection)."""
     import gc
@@ -194,6 +217,10 @@ def main() -> None:
             traced = tracemalloc.get_traced_memory()[0] / 2**20  # 0 without tracing
             print(f"  {now:6.0f} {sent[0]:7d} {rss_mb():7.1f} {traced:7.1f} {service.read.past_cached():4d}", flush=True)
             if args.census:
+                png = app.extensions["roads.png_cache"]
+                past = sum(len(e[2]()) for e in list(service.read._past.values())) / 2**20
+                print(f"    PNG cache {len(png)} images {png.size_bytes / 2**20:.1f} MB; past shoes {past:.1f} MB; "
+                      f"pymalloc blocks {sys.getallocatedblocks()}", flush=True)
                 counts, fills = census(), caches()
                 if base_census is None and time.monotonic() >= third:
                     base_census, base_fills = counts, fills
@@ -222,6 +249,7 @@ def main() -> None:
         print("objects grown from the first third to the end (type, count):")
         for d, k in sorted(((v - base_census.get(k, 0), k) for k, v in counts.items()), reverse=True)[:15]:
             print(f"  {d:+9d}  {k}")
+        images_by_shape()
         print("caches (entries at the first third -> at the end):")
         for k, v in sorted(caches().items()):
             print(f"  {base_fills.get(k, 0):6d} -> {v:6d}  {k}")
