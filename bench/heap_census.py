@@ -1,0 +1,104 @@
+"""What a memory soak counts inside the service's process (issue 23), shared by
+``bench/soak_history.py`` (the app in its own process) and ``bench/soak_serving.py`` (the gunicorn
+worker, through ``bench/gunicorn_hooks.py``): resident memory, glibc's heap (``mallinfo2``), the
+pixels of live Pillow images, live objects by type and the fill of every bounded cache of ``web``
+and ``roads``. Standard library (and Pillow, which the service imports anyway); nothing here
+changes the service.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import gc
+import sys
+import time
+import types
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+
+def rss_mb(pid: int | str = "self", field: str = "VmRSS") -> float:
+    """``VmRSS`` (or another kB ``field`` of ``/proc/<pid>/status``: ``RssAnon``, ``RssFile``) of
+    ``pid`` (default this process) in MB; 0 when it is gone."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def caches() -> dict[str, int]:
+    """Entries held by each ``functools.lru_cache`` function of ``web`` and ``roads``, and by the
+    renderer's cell memo: the bounded caches that fill during a soak."""
+    out: dict[str, int] = {}
+    for name, mod in list(sys.modules.items()):
+        if not (name.startswith("web") or name.startswith("roads")) or not isinstance(mod, types.ModuleType):
+            continue
+        for attr, obj in list(vars(mod).items()):
+            if isinstance(obj, functools._lru_cache_wrapper) and getattr(obj, "__module__", None) == name:
+                out[f"{name}.{attr}"] = obj.cache_info().currsize
+    cells = sys.modules.get("web.render.cells")
+    if cells is not None and hasattr(cells, "_MEMO"):
+        out["web.render.cells._MEMO"] = len(cells._MEMO)
+    return out
+
+
+class _MallInfo2(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_size_t) for n in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks",
+                                                "fsmblks", "uordblks", "fordblks", "keepcost")]
+
+
+def malloc_mb() -> tuple[float, float]:
+    """MB: glibc's bytes in use (``mallinfo2``: small blocks + mmapped) and free inside its arenas."""
+    libc = ctypes.CDLL("libc.so.6")
+    libc.mallinfo2.restype = _MallInfo2
+    m = libc.mallinfo2()
+    return (m.uordblks + m.hblkhd) / 2**20, m.fordblks / 2**20
+
+
+def _pixels(objects: list[Any]) -> float:
+    from PIL import Image
+
+    return sum(o.width * o.height * len(o.getbands()) for o in objects if isinstance(o, Image.Image)) / 2**20
+
+
+def heap() -> tuple[float, float, float]:
+    """MB: glibc's bytes in use, free inside its arenas, and the pixel bytes of every live Pillow
+    image (after a full collection)."""
+    gc.collect()
+    used, free = malloc_mb()
+    return used, free, _pixels(gc.get_objects())
+
+
+def census() -> Counter[str]:
+    """Live objects by type name (after a full collection)."""
+    gc.collect()
+    return Counter(type(o).__name__ for o in gc.get_objects())
+
+
+def snapshot(collect: bool = False) -> dict[str, Any]:
+    """Everything above in one pass over the heap, as one JSON-ready dict: ``rss_mb`` (and its
+    ``rss_anon_mb`` part), ``malloc_used_mb``, ``malloc_free_mb`` (glibc's heap: Python's small
+    objects live in its own mmapped arenas, which are not in it), ``py_blocks`` (blocks Python's
+    allocator holds, ``sys.getallocatedblocks``), ``image_mb``, ``objects`` (every type's count),
+    ``caches``, ``gc`` (collections per generation) and ``census_s`` (how long this took).
+    ``collect``: a full collection first (a serving worker's own collector runs the oldest
+    generation rarely, ``web.gc_tuning``; collecting here every minute would hide growth made of
+    cycles waiting for it). Objects moved to the permanent generation (``gc.freeze()`` at worker
+    start) are not counted."""
+    t0 = time.perf_counter()
+    if collect:
+        gc.collect()
+    used, free = malloc_mb()
+    objects = gc.get_objects()
+    counts = Counter(type(o).__name__ for o in objects)
+    pixels = _pixels(objects)
+    del objects
+    return {"rss_mb": round(rss_mb(), 1), "rss_anon_mb": round(rss_mb(field="RssAnon"), 1),
+            "py_blocks": sys.getallocatedblocks(), "malloc_used_mb": round(used, 1), "malloc_free_mb": round(free, 1),
+            "image_mb": round(pixels, 2), "objects": dict(counts), "caches": caches(),
+            "gc": [s["collections"] for s in gc.get_stats()], "census_s": round(time.perf_counter() - t0, 3)}
