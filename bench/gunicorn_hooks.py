@@ -9,9 +9,17 @@ first at once), and at once whenever the file ``<path>.now`` appears (it deletes
 ``ROADS_SOAK_CENSUS_EVERY=0`` only then: the soak asks at each of its own lines): ``t`` (seconds
 since the worker started), ``pid`` and :func:`heap_census.snapshot` (RSS, malloc in use and
 free, Pillow image pixels, live objects by type, the fill of every bounded cache), and the
-service's past-shoe cache. Each line walks every object once (``gc.get_objects()``, no forced
-collection unless ``ROADS_SOAK_CENSUS_COLLECT=1``): the event loop stops for that long
-(``census_s`` in the line). Without the variable nothing of this runs."""
+service's past-shoe cache. Each line is counted by a forked child of the worker in its
+copy-on-write copy of the worker's heap (``census_s``: how long that took): the worker's event
+loop is not stopped and the census's own allocations stay out of the worker (the child briefly
+needs about the worker's RSS again, as it touches every object). ``ROADS_SOAK_CENSUS_COLLECT=1``:
+the child runs a full collection before counting (only what the worker's next full collection
+would keep; the worker itself is untouched). ``ROADS_SOAK_CENSUS_DEEP=1``: each line also has ``sizes``, every type's
+count and bytes including objects the collector does not track (str, bytes, ...; a walk of every
+reference, longer). ``ROADS_SOAK_TRACEMALLOC=N``: tracemalloc traces the worker's allocations from
+once the app is loaded (N frames), and each line has ``traced``, the source lines holding most
+traced memory (slow: the worker's CPU per request rises). Without ``ROADS_SOAK_CENSUS`` nothing
+of this runs."""
 
 import os
 import sys
@@ -23,11 +31,15 @@ def post_worker_init(worker):  # noqa: ANN001, ANN201 (gunicorn's hook)
     tune_for_serving()
     path = os.environ.get("ROADS_SOAK_CENSUS")
     if path:
+        if os.environ.get("ROADS_SOAK_TRACEMALLOC"):
+            import tracemalloc
+
+            tracemalloc.start(int(os.environ["ROADS_SOAK_TRACEMALLOC"]))
         _start_census(worker, path, float(os.environ.get("ROADS_SOAK_CENSUS_EVERY", "60")),
-                      os.environ.get("ROADS_SOAK_CENSUS_COLLECT") == "1")
+                      os.environ.get("ROADS_SOAK_CENSUS_COLLECT") == "1", os.environ.get("ROADS_SOAK_CENSUS_DEEP") == "1")
 
 
-def _start_census(worker, path: str, every: float, collect: bool) -> None:  # noqa: ANN001
+def _start_census(worker, path: str, every: float, collect: bool, deep: bool) -> None:  # noqa: ANN001
     import json
     import threading
     import time
@@ -50,6 +62,29 @@ def _start_census(worker, path: str, every: float, collect: bool) -> None:  # no
         except OSError:
             return False
 
+    def take() -> None:
+        """One line, counted by a forked child in its copy of the worker's heap: the worker's loop
+        goes on serving meanwhile, and the census's own allocations never land in the worker."""
+        parent = os.getpid()
+        t = round(time.monotonic() - began, 1)
+        child = os.fork()
+        if child == 0:
+            code = 1
+            try:
+                import signal
+
+                signal.signal(signal.SIGALRM, signal.SIG_DFL)
+                signal.alarm(110)   # a census that hangs ends anyway
+                line = {"t": t, "pid": parent, **snapshot(collect, deep, pid=parent), "past_cached": past_cached()}
+                with open(path, "a", encoding="utf-8") as f:
+                    f.write(json.dumps(line) + "\n")
+                code = 0
+            finally:
+                os._exit(code)
+        _, status = os.waitpid(child, 0)   # cooperative under gevent's monkey-patching
+        if status:
+            worker.log.warning("soak census child failed: status %d", status)
+
     def run() -> None:
         due = time.monotonic()
         while True:
@@ -58,10 +93,7 @@ def _start_census(worker, path: str, every: float, collect: bool) -> None:  # no
                 continue
             due = time.monotonic() + every
             try:
-                line = {"t": round(time.monotonic() - began, 1), "pid": os.getpid(), **snapshot(collect),
-                        "past_cached": past_cached()}
-                with open(path, "a", encoding="utf-8") as f:
-                    f.write(json.dumps(line) + "\n")
+                take()
             except Exception as e:  # noqa: BLE001
                 worker.log.warning("soak census failed: %r", e)
 

@@ -80,7 +80,57 @@ def census() -> Counter[str]:
     return Counter(type(o).__name__ for o in gc.get_objects())
 
 
-def snapshot(collect: bool = False) -> dict[str, Any]:
+def sizes(objects: list[Any]) -> dict[str, list[int]]:
+    """``{type name: [count, bytes]}`` of ``objects`` (gc-tracked) and of every object reachable from
+    them through objects the collector does not track (``str``, ``bytes``, ``int``, ``float``, and
+    the dicts and tuples holding only such), each counted once; bytes by ``sys.getsizeof`` (an
+    object's own memory, not what it refers to). What ``gc.get_objects()`` alone misses; costs a
+    walk of every reference."""
+    seen: set[int] = set()
+    out: dict[str, list[int]] = {}
+
+    def add(o: Any) -> None:
+        entry = out.setdefault(type(o).__name__, [0, 0])
+        entry[0] += 1
+        try:
+            entry[1] += sys.getsizeof(o)
+        except TypeError:
+            pass
+
+    for o in objects:
+        seen.add(id(o))
+    for o in objects:
+        add(o)
+    todo = [r for o in objects for r in gc.get_referents(o) if not gc.is_tracked(r)]
+    while todo:
+        o = todo.pop()
+        if id(o) in seen:
+            continue
+        seen.add(id(o))
+        add(o)
+        todo.extend(r for r in gc.get_referents(o) if not gc.is_tracked(r))
+    return out
+
+
+def traced(limit: int = 200) -> dict[str, Any]:
+    """With tracemalloc tracing: the traced total and the ``limit`` source lines holding most of it
+    (``[[file:line, bytes, blocks], ...]``), paths shortened to the repository or site-packages."""
+    import tracemalloc
+
+    snap = tracemalloc.take_snapshot()
+    stats = snap.statistics("lineno")
+    root = str(Path(__file__).resolve().parent.parent) + "/"
+
+    def short(name: str) -> str:
+        name = name.replace(root, "")
+        return name.split("site-packages/", 1)[-1]
+
+    top = [[f"{short(st.traceback[0].filename)}:{st.traceback[0].lineno}", st.size, st.count] for st in stats[:limit]]
+    del snap, stats
+    return {"traced_mb": round(tracemalloc.get_traced_memory()[0] / 2**20, 1), "lines": top}
+
+
+def snapshot(collect: bool = False, deep: bool = False, pid: int | str = "self") -> dict[str, Any]:
     """Everything above in one pass over the heap, as one JSON-ready dict: ``rss_mb`` (and its
     ``rss_anon_mb`` part), ``malloc_used_mb``, ``malloc_free_mb`` (glibc's heap: Python's small
     objects live in its own mmapped arenas, which are not in it), ``py_blocks`` (blocks Python's
@@ -89,16 +139,25 @@ def snapshot(collect: bool = False) -> dict[str, Any]:
     ``collect``: a full collection first (a serving worker's own collector runs the oldest
     generation rarely, ``web.gc_tuning``; collecting here every minute would hide growth made of
     cycles waiting for it). Objects moved to the permanent generation (``gc.freeze()`` at worker
-    start) are not counted."""
+    start) are not counted. ``deep``: also ``sizes`` (:func:`sizes`: untracked objects too, with
+    bytes); with tracemalloc tracing, ``traced`` (:func:`traced`). ``pid``: whose RSS (a forked
+    child counting its parent's heap gives the parent's pid)."""
     t0 = time.perf_counter()
+    used, free = malloc_mb()   # before the census allocates anything
     if collect:
         gc.collect()
-    used, free = malloc_mb()
     objects = gc.get_objects()
     counts = Counter(type(o).__name__ for o in objects)
     pixels = _pixels(objects)
+    extra: dict[str, Any] = {}
+    if deep:
+        extra["sizes"] = sizes(objects)
     del objects
-    return {"rss_mb": round(rss_mb(), 1), "rss_anon_mb": round(rss_mb(field="RssAnon"), 1),
+    import tracemalloc
+
+    if tracemalloc.is_tracing():
+        extra["traced"] = traced()
+    return {**extra, "rss_mb": round(rss_mb(pid), 1), "rss_anon_mb": round(rss_mb(pid, field="RssAnon"), 1),
             "py_blocks": sys.getallocatedblocks(), "malloc_used_mb": round(used, 1), "malloc_free_mb": round(free, 1),
             "image_mb": round(pixels, 2), "objects": dict(counts), "caches": caches(),
             "gc": [s["collections"] for s in gc.get_stats()], "census_s": round(time.perf_counter() - t0, 3)}

@@ -3,7 +3,7 @@ card by card with table states, with live board screens and readers, for ``--min
 worker's memory as it goes and a summary. Prints figures; asserts nothing.
 
     .venv/bin/python bench/soak_serving.py [--minutes 20] [--tables 50] [--rounds-per-s 20]
-        [--screens 200] [--every 60] [--census] [--keep]
+        [--screens 200] [--every 60] [--census | --census-deep | --tracemalloc FRAMES] [--keep]
 
 What runs, as docs/deploy.md documents it for one host, in a temporary folder on free loopback ports:
 
@@ -37,6 +37,10 @@ the worker, not the arbiter) and nginx's workers' RSS, frames each screen receiv
 worker's census below it (``bench/gunicorn_hooks.py`` with ``ROADS_SOAK_CENSUS``: malloc in use and
 free, Pillow image pixels, past shoes cached, the object types grown most since the previous line,
 the bounded caches whose fill changed; taking it stops the worker's loop for ``census_s``).
+``--census-deep`` adds the bytes grown by type, objects the collector does not track (str, bytes,
+int, dicts of only those...) included; ``--tracemalloc N`` traces the worker's allocations (N
+frames, from once the app is loaded) and adds the source lines whose traced memory grew: a heap
+profile of the production worker (it slows the worker: check the rounds/s column).
 
 At the end: the worker's RSS at each line, its slope (least squares, MB/min) over the last half of
 the run, the census difference from the first third to the end (with ``--census``), the feeder's
@@ -203,7 +207,8 @@ class Feeder:
 
 
 # ----------------------------------------------------------------------------- the stack
-def start_stack(tmp: Path, tables: int, census: Path | None) -> tuple[subprocess.Popen, subprocess.Popen, int, int]:
+def start_stack(tmp: Path, tables: int, census: Path | None,
+                extra_env: dict[str, str] | None = None) -> tuple[subprocess.Popen, subprocess.Popen, int, int]:
     """gunicorn and nginx in ``tmp``; returns (gunicorn, nginx, gunicorn port, nginx port)."""
     from bench_push import free_port, wait_port
     from support.nginx import nginx_config
@@ -216,7 +221,7 @@ def start_stack(tmp: Path, tables: int, census: Path | None) -> tuple[subprocess
     for name in ("ROADS_REDIS_URL", "ROADS_HISTORY_URL", "ROADS_NCHAN_PUBLISH_URL", "ROADS_PUSH_URL"):
         env.pop(name, None)   # the embedded tier: SQLite, the service's own sockets
     if census is not None:
-        env.update({"ROADS_SOAK_CENSUS": str(census), "ROADS_SOAK_CENSUS_EVERY": "0"})
+        env.update({"ROADS_SOAK_CENSUS": str(census), "ROADS_SOAK_CENSUS_EVERY": "0", **(extra_env or {})})
     gunicorn = str(Path(sys.executable).with_name("gunicorn"))
     log = open(tmp / "gunicorn.log", "w")
     gproc = subprocess.Popen(
@@ -261,7 +266,7 @@ class Census:
         self.path = path
         self.lines: list[dict] = []
 
-    def take(self, timeout: float = 30.0) -> dict | None:
+    def take(self, timeout: float = 120.0) -> dict | None:
         Path(str(self.path) + ".now").touch()
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -305,7 +310,26 @@ def census_lines(prev: dict | None, now: dict) -> list[str]:
         out.append("    objects grown: " + ", ".join(f"{k} {d:+d}" for d, k in grown))
         changed = [f"{k.rsplit('.', 1)[-1]} {v}" for k, v in now["caches"].items() if v != prev["caches"].get(k)]
         out.append("    caches changed: " + (", ".join(changed) or "none"))
+        if "sizes" in now and "sizes" in prev:
+            out.append("    bytes grown: " + ", ".join(f"{k} {d / 2**20:+.2f} MB ({n:+d})" for d, n, k in size_growth(prev, now)[:6]))
+        if "traced" in now and "traced" in prev:
+            out.append(f"    traced {now['traced']['traced_mb']:.1f} MB; lines grown: " + ", ".join(
+                f"{k} {d / 2**20:+.2f} MB" for d, _, k in traced_growth(prev, now)[:4]))
     return out
+
+
+def size_growth(a: dict, b: dict) -> list[tuple[int, int, str]]:
+    """(bytes grown, count grown, type) from census ``a`` to ``b`` (deep censuses), largest first."""
+    return sorted(((v[1] - a["sizes"].get(k, [0, 0])[1], v[0] - a["sizes"].get(k, [0, 0])[0], k)
+                   for k, v in b["sizes"].items()), reverse=True)
+
+
+def traced_growth(a: dict, b: dict) -> list[tuple[int, int, str]]:
+    """(bytes grown, blocks grown, file:line) from census ``a`` to ``b`` (tracemalloc's top lines of
+    each; a line outside ``a``'s top counts from 0 there), largest first."""
+    before = {k: (size, count) for k, size, count in a["traced"]["lines"]}
+    return sorted(((size - before.get(k, (0, 0))[0], count - before.get(k, (0, 0))[1], k)
+                   for k, size, count in b["traced"]["lines"]), reverse=True)
 
 
 def nginx_statuses(log: Path) -> Counter[str]:
@@ -348,6 +372,10 @@ def main() -> None:
     ap.add_argument("--screens", type=int, default=200, help="WebSocket board screens, spread over the tables")
     ap.add_argument("--every", type=float, default=60.0, help="seconds between lines")
     ap.add_argument("--census", action="store_true", help="the worker's census at each line (bench/gunicorn_hooks.py)")
+    ap.add_argument("--census-deep", action="store_true",
+                    help="--census, and count every object with its bytes, untracked ones (str, bytes...) too")
+    ap.add_argument("--tracemalloc", type=int, metavar="FRAMES", default=0,
+                    help="--census, and tracemalloc in the worker: the source lines whose memory grew (slows the worker)")
     ap.add_argument("--feed-connections", type=int, default=4, help="feed connections (threads), each its own tables")
     ap.add_argument("--reads-every", type=int, default=20, help="writes between two batches of reads")
     ap.add_argument("--live-every", type=float, default=15.0, help="seconds between live board PNG + lobby page reads")
@@ -365,13 +393,16 @@ def main() -> None:
     ensure_node_ws()
     tmp = Path(tempfile.mkdtemp(prefix="roads-soak-serving-"))
     os.chmod(tmp, 0o755)
+    args.census = args.census or args.census_deep or args.tracemalloc > 0
     census = Census(tmp / "census.jsonl") if args.census else None
     gproc = nproc = feeder = clients = None
     rows: list[dict] = []
     per_screen: Counter[int] = Counter()
     latest: dict = {"writes": 0, "rounds": 0, "reads": 0, "skipped_batches": 0, "status": {}, "hist": []}
     try:
-        gproc, nproc, gport, nport = start_stack(tmp, args.tables, census.path if census else None)
+        extra_env = {**({"ROADS_SOAK_CENSUS_DEEP": "1"} if args.census_deep else {}),
+                     **({"ROADS_SOAK_TRACEMALLOC": str(args.tracemalloc)} if args.tracemalloc else {})}
+        gproc, nproc, gport, nport = start_stack(tmp, args.tables, census.path if census else None, extra_env)
         names = table_ids(args.tables)
         urls = {t: screen_url(nport, t) for t in names}
         screen_urls = [urls[names[k % args.tables]] for k in range(args.screens)]
@@ -473,6 +504,15 @@ def summary(args: argparse.Namespace, rows: list[dict], latest: dict, per_screen
         print("  objects grown (type, count):")
         for d, k in sorted(((v - a["objects"].get(k, 0), k) for k, v in b["objects"].items()), reverse=True)[:15]:
             print(f"    {d:+9d}  {k}")
+        if "sizes" in a and "sizes" in b:
+            print("  bytes grown by type, untracked objects too (MB, count):")
+            for d, n, k in size_growth(a, b)[:15]:
+                print(f"    {d / 2**20:+8.2f} MB {n:+9d}  {k}")
+        if "traced" in a and "traced" in b:
+            print(f"  tracemalloc: traced {a['traced']['traced_mb']:.1f} -> {b['traced']['traced_mb']:.1f} MB; "
+                  "largest growths (source line, MB, blocks):")
+            for d, n, k in traced_growth(a, b)[:15]:
+                print(f"    {d / 2**20:+8.2f} MB {n:+9d}  {k}")
         print("  caches (entries then -> at the end):")
         for k in sorted(set(a["caches"]) | set(b["caches"])):
             print(f"    {a['caches'].get(k, 0):6d} -> {b['caches'].get(k, 0):6d}  {k}")
