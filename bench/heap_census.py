@@ -31,19 +31,21 @@ def rss_mb(pid: int | str = "self", field: str = "VmRSS") -> float:
     return 0.0
 
 
-def caches() -> dict[str, int]:
+def caches(limits: bool = False) -> dict[str, int]:
     """Entries held by each ``functools.lru_cache`` function of ``web`` and ``roads``, and by the
-    renderer's cell memo: the bounded caches that fill during a soak."""
+    renderer's cell memo: the bounded caches that fill during a soak (``limits``: each one's
+    ``maxsize`` instead, -1 for an unbounded ``lru_cache``, -2 for the memo, bounded its own way)."""
     out: dict[str, int] = {}
     for name, mod in list(sys.modules.items()):
         if not (name.startswith("web") or name.startswith("roads")) or not isinstance(mod, types.ModuleType):
             continue
         for attr, obj in list(vars(mod).items()):
             if isinstance(obj, functools._lru_cache_wrapper) and getattr(obj, "__module__", None) == name:
-                out[f"{name}.{attr}"] = obj.cache_info().currsize
+                info = obj.cache_info()
+                out[f"{name}.{attr}"] = (-1 if info.maxsize is None else info.maxsize) if limits else info.currsize
     cells = sys.modules.get("web.render.cells")
     if cells is not None and hasattr(cells, "_MEMO"):
-        out["web.render.cells._MEMO"] = len(cells._MEMO)
+        out["web.render.cells._MEMO"] = -2 if limits else len(cells._MEMO)
     return out
 
 
@@ -135,7 +137,7 @@ def snapshot(collect: bool = False, deep: bool = False, pid: int | str = "self")
     ``rss_anon_mb`` part), ``malloc_used_mb``, ``malloc_free_mb`` (glibc's heap: Python's small
     objects live in its own mmapped arenas, which are not in it), ``py_blocks`` (blocks Python's
     allocator holds, ``sys.getallocatedblocks``), ``image_mb``, ``objects`` (every type's count),
-    ``caches``, ``gc`` (collections per generation) and ``census_s`` (how long this took).
+    ``caches`` (and their ``cache_max``), ``gc`` (collections per generation) and ``census_s`` (how long this took).
     ``collect``: a full collection first (a serving worker's own collector runs the oldest
     generation rarely, ``web.gc_tuning``; collecting here every minute would hide growth made of
     cycles waiting for it). Objects moved to the permanent generation (``gc.freeze()`` at worker
@@ -160,4 +162,5 @@ def snapshot(collect: bool = False, deep: bool = False, pid: int | str = "self")
     return {**extra, "rss_mb": round(rss_mb(pid), 1), "rss_anon_mb": round(rss_mb(pid, field="RssAnon"), 1),
             "py_blocks": sys.getallocatedblocks(), "malloc_used_mb": round(used, 1), "malloc_free_mb": round(free, 1),
             "image_mb": round(pixels, 2), "objects": dict(counts), "caches": caches(),
+            "cache_max": caches(limits=True),
             "gc": [s["collections"] for s in gc.get_stats()], "census_s": round(time.perf_counter() - t0, 3)}

@@ -32,7 +32,7 @@ Load, all through nginx:
 
 Every ``--every`` seconds one line: minutes, writes sent, rounds/s achieved over the interval, the
 median and p99 feed-write time (through nginx), reads done, the gunicorn worker's RSS (``VmRSS`` of
-the worker, not the arbiter) and nginx's workers' RSS, frames each screen received in the interval
+the worker, not the arbiter) and its CPU over the interval (100 % = one core), nginx's workers' RSS, frames each screen received in the interval
 (min / median / max, and screens that got none), the load average; with ``--census``, the
 worker's census below it (``bench/gunicorn_hooks.py`` with ``ROADS_SOAK_CENSUS``: malloc in use and
 free, Pillow image pixels, past shoes cached, the object types grown most since the previous line,
@@ -388,7 +388,7 @@ def main() -> None:
                args.live_every, args.seed).run()
         return
 
-    from bench_push import Clients, ensure_node_ws, stop
+    from bench_push import Clients, cpu_seconds, ensure_node_ws, stop
 
     ensure_node_ws()
     tmp = Path(tempfile.mkdtemp(prefix="roads-soak-serving-"))
@@ -432,10 +432,11 @@ def main() -> None:
         prev_census = first_census
         if first_census:
             rows.append({"min": 0.0, "census": first_census})
-        print("  min   writes  rounds/s  write ms p50/p99  reads  worker RSS MB  nginx RSS MB  "
+        print("  min   writes  rounds/s  write ms p50/p99  reads  worker RSS MB (CPU)  nginx RSS MB  "
               "frames/screen min/med/max (none), closed  load", flush=True)
         prev_t, prev_rounds, prev_hist = began, 0, [0] * (len(LATENCY_EDGES_MS) + 1)
-        worker_pid = None
+        worker_pid = next(iter(children(gproc.pid)), None)
+        prev_cpu = cpu_seconds([worker_pid]) if worker_pid else 0.0
         while time.monotonic() < end:
             time.sleep(max(0.0, min(args.every, end - time.monotonic())))
             now = time.monotonic()
@@ -445,6 +446,7 @@ def main() -> None:
                 print(f"  !! gunicorn worker restarted: {worker_pid} -> {workers[0]}", flush=True)
             worker_pid = workers[0] if workers else None
             worker_rss = rss_mb(worker_pid) if worker_pid else 0.0
+            cpu = cpu_seconds([worker_pid]) if worker_pid else 0.0
             nginx_rss = [rss_mb(p) for p in children(nproc.pid)]
             counts = Counter(r[1] for r in clients.records())
             closed = sum(json.loads(s)["closed"] for s in clients.command("stats"))
@@ -454,10 +456,11 @@ def main() -> None:
             window = [a - b for a, b in zip(hist, prev_hist)]
             rate = (snap["rounds"] - prev_rounds) / max(1e-9, now - prev_t)
             minute = (now - began) / 60
-            row = {"min": minute, "writes": snap["writes"], "rate": rate, "worker_rss": worker_rss,
+            busy = 100 * (cpu - prev_cpu) / max(1e-9, now - prev_t)
+            row = {"min": minute, "writes": snap["writes"], "rate": rate, "worker_rss": worker_rss, "cpu": busy,
                    "nginx_rss": sum(nginx_rss)}
             print(f"  {minute:4.1f} {snap['writes']:8d} {rate:8.1f}  {percentile(window, 0.5):>7}/{percentile(window, 0.99):<7}"
-                  f"  {snap['reads']:6d}  {worker_rss:12.1f}  {sum(nginx_rss):6.1f} ({'+'.join(f'{r:.0f}' for r in nginx_rss)})"
+                  f"  {snap['reads']:6d}  {worker_rss:8.1f} ({busy:3.0f}%)  {sum(nginx_rss):6.1f} ({'+'.join(f'{r:.0f}' for r in nginx_rss)})"
                   f"  {min(frames)}/{statistics.median(frames):.0f}/{max(frames)} ({frames.count(0)}), closed {closed}"
                   f"  {open('/proc/loadavg').read().split()[0]}", flush=True)
             if census:
@@ -468,7 +471,7 @@ def main() -> None:
                         print(line, flush=True)
                     prev_census = c
             rows.append(row)
-            prev_t, prev_rounds, prev_hist = now, snap["rounds"], hist
+            prev_t, prev_rounds, prev_hist, prev_cpu = now, snap["rounds"], hist, cpu
         summary(args, rows, latest, per_screen, clients, tmp)
     finally:
         if feeder is not None:
@@ -513,9 +516,10 @@ def summary(args: argparse.Namespace, rows: list[dict], latest: dict, per_screen
                   "largest growths (source line, MB, blocks):")
             for d, n, k in traced_growth(a, b)[:15]:
                 print(f"    {d / 2**20:+8.2f} MB {n:+9d}  {k}")
-        print("  caches (entries then -> at the end):")
+        print("  caches (entries then -> at the end / maxsize):")
         for k in sorted(set(a["caches"]) | set(b["caches"])):
-            print(f"    {a['caches'].get(k, 0):6d} -> {b['caches'].get(k, 0):6d}  {k}")
+            limit = b.get("cache_max", {}).get(k, -1)
+            print(f"    {a['caches'].get(k, 0):6d} -> {b['caches'].get(k, 0):6d} / {({-1: 'unbounded', -2: '(own rule)'}).get(limit, limit)}  {k}")
     print("feeder answers (kind status: count): " + ", ".join(f"{k}: {v}" for k, v in sorted(latest["status"].items())))
     print("nginx access log (method status: count): " + ", ".join(
         f"{k}: {v}" for k, v in sorted(nginx_statuses(tmp / "nginx-access.log").items())))
