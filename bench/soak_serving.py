@@ -32,11 +32,13 @@ Load, all through nginx:
 
 Every ``--every`` seconds one line: minutes, writes sent, rounds/s achieved over the interval, the
 median and p99 feed-write time (through nginx), reads done, the gunicorn worker's RSS (``VmRSS`` of
-the worker, not the arbiter) and its CPU over the interval (100 % = one core), nginx's workers' RSS, frames each screen received in the interval
-(min / median / max, and screens that got none), the load average; with ``--census``, the
-worker's census below it (``bench/gunicorn_hooks.py`` with ``ROADS_SOAK_CENSUS``: malloc in use and
-free, Pillow image pixels, past shoes cached, the object types grown most since the previous line,
-the bounded caches whose fill changed; taking it stops the worker's loop for ``census_s``).
+the worker, not the arbiter) and its CPU over the interval (100 % = one core), nginx's workers'
+RSS, the frames each screen received in the interval (min / median / max, screens that got none,
+screens whose socket closed), the load average; with ``--census``, the worker's census below it
+(``bench/gunicorn_hooks.py`` with ``ROADS_SOAK_CENSUS``: malloc in use and free, Python's allocated
+blocks, Pillow image pixels, past shoes cached, the object types grown most since the previous
+line, the bounded caches whose fill changed; counted by a forked child in a copy of the worker's
+heap, so the worker's loop does not stop and the census's memory stays out of its RSS).
 ``--census-deep`` adds the bytes grown by type, objects the collector does not track (str, bytes,
 int, dicts of only those...) included; ``--tracemalloc N`` traces the worker's allocations (N
 frames, from once the app is loaded) and adds the source lines whose traced memory grew: a heap
