@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
-import os
 import random
 import subprocess
 import sys
@@ -35,83 +34,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "bench"), str(ROOT / "tests")]
 
 TOKEN = "soak-token-" + "x" * 24
 
-
-def rss_mb() -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
-
-
-def caches() -> dict[str, int]:
-    """Entries held by each ``functools.lru_cache`` function of ``web`` and ``roads``, and by the
-    renderer's cell memo: the bounded caches that fill during a soak."""
-    import functools
-    import types
-
-    out: dict[str, int] = {}
-    for name, mod in list(sys.modules.items()):
-        if not (name.startswith("web") or name.startswith("roads")) or not isinstance(mod, types.ModuleType):
-            continue
-        for attr, obj in vars(mod).items():
-            if isinstance(obj, functools._lru_cache_wrapper) and getattr(obj, "__module__", None) == name:
-                out[f"{name}.{attr}"] = obj.cache_info().currsize
-    from web.render import cells
-
-    out["web.render.cells._MEMO"] = len(cells._MEMO)
-    return out
-
-
-def heap() -> tuple[float, float, float]:
-    """MB: glibc's bytes in use (``mallinfo2``: small blocks + mmapped), free inside its arenas, and
-    the pixel bytes of every live Pillow image (after a full collection)."""
-    import ctypes
-    import gc
-
-    from PIL import Image
-
-    class MallInfo2(ctypes.Structure):
-        _fields_ = [(n, ctypes.c_size_t) for n in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks",
-                                                    "fsmblks", "uordblks", "fordblks", "keepcost")]
-
-    libc = ctypes.CDLL("libc.so.6")
-    libc.mallinfo2.restype = MallInfo2
-    gc.collect()
-    m = libc.mallinfo2()
-    pixels = sum(o.width * o.height * len(o.getbands()) for o in gc.get_objects() if isinstance(o, Image.Image))
-    return (m.uordblks + m.hblkhd) / 2**20, m.fordblks / 2**20, pixels / 2**20
-
-
-def images_by_shape() -> None:
-    """Print the live Pillow images grouped by mode and size (the 8 largest groups by pixel bytes),
-    each with what holds one of them (the referrers' types, two levels up)."""
-    import gc
-    from collections import defaultdict
-
-    from PIL import Image
-
-    gc.collect()
-    groups: dict[tuple[str, tuple[int, int]], list[Image.Image]] = defaultdict(list)
-    for o in gc.get_objects():
-        if isinstance(o, Image.Image):
-            groups[(o.mode, o.size)].append(o)
-    ranked = sorted(groups.items(), key=lambda kv: -len(kv[1]) * kv[1][0].width * kv[1][0].height)
-    print("live images by mode and size (count, MB, held by):")
-    for (mode, size), imgs in ranked[:8]:
-        mb = len(imgs) * size[0] * size[1] * Image.getmodebands(mode) / 2**20
-        held = [type(r).__name__ for r in gc.get_referrers(imgs[-1]) if r is not imgs]
-        up = [type(r).__name__ for h in gc.get_referrers(imgs[-1]) if h is not imgs for r in gc.get_referrers(h)
-              if r is not imgs][:6]
-        print(f"  {len(imgs):6d} {mb:7.1f}  {mode} {size}  <- {held} <- {up}")
-
-
-def census() -> dict[str, int]:
-    """Live objects by type name (after a full collection)."""
-    import gc
-    from collections import Counter
-
-    gc.collect()
-    return Counter(type(o).__name__ for o in gc.get_objects())
+from heap_census import caches, census, heap, images_by_shape, rss_mb  # noqa: E402 (bench/heap_census.py, shared with soak_serving)
 
 
 def feeder(port: int, tables: int, seed: int) -> None:
