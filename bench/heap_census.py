@@ -32,7 +32,8 @@ def rss_mb(pid: int | str = "self", field: str = "VmRSS") -> float:
 
 
 def caches(limits: bool = False) -> dict[str, int]:
-    """Entries held by each ``functools.lru_cache`` function of ``web`` and ``roads``, and by the
+    """Entries held by each ``functools.lru_cache`` function of ``web`` and ``roads`` (KB for the
+    pixel caches of ``web/render/pixel_cache.py``), and by the
     renderer's cell memo: the bounded caches that fill during a soak (``limits``: each one's
     ``maxsize`` instead, -1 for an unbounded ``lru_cache``, -2 for the memo, bounded its own way)."""
     out: dict[str, int] = {}
@@ -43,6 +44,11 @@ def caches(limits: bool = False) -> dict[str, int]:
             if isinstance(obj, functools._lru_cache_wrapper) and getattr(obj, "__module__", None) == name:
                 info = obj.cache_info()
                 out[f"{name}.{attr}"] = (-1 if info.maxsize is None else info.maxsize) if limits else info.currsize
+            elif getattr(obj, "__module__", None) == name and hasattr(getattr(obj, "cache", None), "currsize"):
+                cache = obj.cache  # a pixel cache (web/render/pixel_cache.py): KB of pixels, not entries
+                out[f"{name}.{attr} (KB)"] = (cache.maxsize if limits else cache.currsize) // 1024
+            elif type(obj).__name__ == "PixelCache":
+                out[f"{name}.{attr} (KB)"] = (obj.cache.maxsize if limits else obj.cache.currsize) // 1024
     cells = sys.modules.get("web.render.cells")
     if cells is not None and hasattr(cells, "_MEMO"):
         out["web.render.cells._MEMO"] = -2 if limits else len(cells._MEMO)

@@ -47,6 +47,7 @@ from PIL import Image, ImageDraw, ImageFont, features
 
 from roads.text import clean_display_text
 from web.paths import STATIC_DIR
+from web.render.pixel_cache import TEXT_SPRITES, pixel_lru
 
 LANGUAGES: tuple[str, ...] = ("en", "zh", "zh-Hant", "th", "my", "lo", "vi", "ko")
 """Languages the renderer labels in (same as web.i18n.LANGUAGES)."""
@@ -409,7 +410,7 @@ def text_mask(xy: tuple[float, float], text: str, *, size: int, lang: str = "en"
     return fill_mask, round(x) + left, round(y) + top
 
 
-@functools.lru_cache(maxsize=4096)
+@pixel_lru(TEXT_SPRITES)
 def _text_sprite(text: str, size: int, lang: str, weight: str, stroke: int):
     """``(fill mask, stroke mask or None, left, top)``: ``text`` drawn once as coverage masks;
     ``left``/``top`` place the fill mask relative to the text's origin on its baseline (the

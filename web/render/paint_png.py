@@ -12,7 +12,6 @@ measurement, bench/bench_png.py); the PNG routes paint straight onto that palett
 
 from __future__ import annotations
 
-import functools
 import io
 import threading
 from typing import Any, Mapping
@@ -20,6 +19,7 @@ from typing import Any, Mapping
 from PIL import Image, ImageDraw
 
 from web.render import fonts
+from web.render.pixel_cache import CELL_MASKS, CELL_SPRITES, INKED_TEXT, PixelCache, pixel_lru
 from web.render.cells import GEOMETRY
 from web.render.theme import COLOUR_NAMES, DIM_ALPHA, RGB, THEMES, palette
 
@@ -55,7 +55,7 @@ def _circle(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, *, fill: int
         d.ellipse(box, fill=fill if fill is not None else 255)
 
 
-@functools.lru_cache(maxsize=2048)
+@pixel_lru(CELL_MASKS)
 def _mask(shape: str, size: int) -> Image.Image:
     """Coverage mask ("L", ``size`` px square) of one mark; proportions from :data:`GEOMETRY`."""
     k = SUPERSAMPLE
@@ -89,7 +89,7 @@ def _mask(shape: str, size: int) -> Image.Image:
     return img.reduce(k)
 
 
-@functools.lru_cache(maxsize=1024)
+@pixel_lru(CELL_MASKS)
 def _text_mask(t: str, size: int, frac: float, base: float, lang: str) -> Image.Image:
     """Mask of text ``t`` in a ``size`` px cell: font ``frac * size`` px, baseline ``base * size``
     below the centre (the model's ``glyphs``)."""
@@ -100,7 +100,7 @@ def _text_mask(t: str, size: int, frac: float, base: float, lang: str) -> Image.
     return img
 
 
-@functools.lru_cache(maxsize=2048)
+@pixel_lru(CELL_SPRITES)
 def _sprite(layers: tuple, size: int) -> Image.Image:
     """One cell as an RGBA sprite: ``layers`` of ``(rgb, shape)`` composited in order; a shape is
     a :func:`_mask` name or ``("text", t, frac, base, lang)``."""
@@ -137,7 +137,7 @@ def _cell_layers(cell: Mapping[str, Any], pal: Mapping[str, RGB], glyphs: Mappin
     return tuple(layers)
 
 
-@functools.lru_cache(maxsize=2048)
+@pixel_lru(CELL_SPRITES)
 def _opaque(layers: tuple, size: int, back: RGB, left: RGB, top: RGB, corner: RGB) -> Image.Image:
     """A road cell as an opaque RGB sprite: :func:`_sprite` over the cell's own background
     (``back``, with the grid lines it starts with: ``left`` colour on its first column, ``top``
@@ -308,30 +308,29 @@ def _quantize(rgb: Image.Image, theme: str) -> Image.Image:
     return rgb.quantize(palette=theme_palette(theme), dither=Image.Dither.NONE)
 
 
-@functools.lru_cache(maxsize=2048)
+@pixel_lru(CELL_SPRITES // 2)
 def _opaque_indexed(layers: tuple, size: int, back: RGB, left: RGB, top: RGB, corner: RGB, theme: str) -> Image.Image:
     """:func:`_opaque` mapped onto ``theme``'s palette once."""
     return _quantize(_opaque(layers, size, back, left, top, corner), theme)
 
 
-_INK: "dict[tuple, tuple[Image.Image, Image.Image]]" = {}
-_INK_LOCK = threading.Lock()
+fonts.DEPENDENT_CACHES.extend([_text_mask, _sprite, _opaque, _opaque_indexed])
+
+_INK = PixelCache(INKED_TEXT)
+"""``(colour, id(mask)) -> (mask, RGBA sprite)`` of :func:`_ink` (the mask kept beside it, so its
+id is not reused while the entry lives)."""
 
 
 def _ink(colour: RGB, mask: Image.Image) -> Image.Image:
     """Text coverage ``mask`` (one of :mod:`web.render.fonts`' cached masks) in ``colour`` as an
-    RGBA sprite, kept while that mask is (bounded)."""
+    RGBA sprite, kept in a bounded cache (:data:`_INK`)."""
     key = (tuple(colour), id(mask))
-    with _INK_LOCK:
-        hit = _INK.get(key)
+    hit = _INK.get(key)
     if hit is not None and hit[0] is mask:
         return hit[1]
     sprite = Image.new("RGBA", mask.size, tuple(colour) + (255,))
     sprite.putalpha(mask)
-    with _INK_LOCK:
-        if len(_INK) >= 4096:
-            _INK.clear()
-        _INK[key] = (mask, sprite)
+    _INK.put(key, (mask, sprite))
     return sprite
 
 
@@ -355,25 +354,22 @@ def _blend_in(img: Image.Image, sprite: Image.Image, at: tuple[int, int], pal: M
 
 
 _ANY = [0] + [255] * 255
-_FLAT: "dict[tuple, tuple[Image.Image, Image.Image, Image.Image]]" = {}
+_FLAT = PixelCache(INKED_TEXT)
+"""``(id(sprite), index, theme) -> (sprite, mapped sprite, coverage)`` of :func:`_over_flat`."""
 
 
 def _over_flat(sprite: Image.Image, index: int, theme: str) -> tuple[Image.Image, Image.Image]:
     """``(mapped sprite, coverage mask)`` of RGBA ``sprite`` over palette entry ``index`` (kept
-    while that sprite object is, bounded)."""
+    in a bounded cache, :data:`_FLAT`)."""
     key = (id(sprite), index, theme)
-    with _INK_LOCK:
-        hit = _FLAT.get(key)
+    hit = _FLAT.get(key)
     if hit is not None and hit[0] is sprite:
         return hit[1], hit[2]
     flat = theme_palette(theme).getpalette()[3 * index: 3 * index + 3]
     part = Image.new("RGB", sprite.size, tuple(flat))
     part.paste(sprite, (0, 0), sprite)
     out = (sprite, _quantize(part, theme), _coverage(sprite))
-    with _INK_LOCK:
-        if len(_FLAT) >= 4096:
-            _FLAT.clear()
-        _FLAT[key] = out
+    _FLAT.put(key, out)
     return out[1], out[2]
 
 
