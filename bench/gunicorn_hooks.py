@@ -55,6 +55,13 @@ def _start_census(worker, path: str, every: float, collect: bool, deep: bool) ->
         except Exception:  # noqa: BLE001 (a figure for the soak; never stop the worker for it)
             return None
 
+    def png_cached() -> tuple[int, float] | None:
+        try:
+            png = worker.wsgi.extensions["roads.png_cache"]
+            return len(png), round(png.size_bytes / 2**20, 1)
+        except Exception:  # noqa: BLE001 (as past_cached)
+            return None
+
     def asked() -> bool:
         try:
             os.remove(path + ".now")
@@ -75,7 +82,8 @@ def _start_census(worker, path: str, every: float, collect: bool, deep: bool) ->
 
                 signal.signal(signal.SIGALRM, signal.SIG_DFL)
                 signal.alarm(110)   # a census that hangs ends anyway
-                line = {"t": t, "pid": parent, **snapshot(collect, deep, pid=parent), "past_cached": past_cached()}
+                line = {"t": t, "pid": parent, **snapshot(collect, deep, pid=parent), "past_cached": past_cached(),
+                        "png_cached": png_cached()}
                 with open(path, "a", encoding="utf-8") as f:
                     f.write(json.dumps(line) + "\n")
                 code = 0

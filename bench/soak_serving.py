@@ -306,6 +306,7 @@ def slope(points: list[tuple[float, float]]) -> float:
 def census_lines(prev: dict | None, now: dict) -> list[str]:
     out = [f"    census: RSS anon {now['rss_anon_mb']:.1f} MB, Python blocks {now['py_blocks']}, malloc in use {now['malloc_used_mb']:.1f} MB, free in arenas {now['malloc_free_mb']:.1f} MB, "
            f"image pixels {now['image_mb']:.1f} MB, past shoes cached {now.get('past_cached')}, "
+           f"PNG cache (images, MB) {now.get('png_cached')}, "
            f"objects {sum(now['objects'].values())}, gc runs {now['gc']}, took {now['census_s']:.2f} s"]
     if prev is not None:
         grown = sorted(((v - prev["objects"].get(k, 0), k) for k, v in now["objects"].items()), reverse=True)[:6]

@@ -57,6 +57,7 @@ from roads.table import Unchanged, Write
 from roads.table_state import SetState
 from roads.variants import get_variant
 from web import extensions
+from web.heap_trim import HeapTrim
 from web.push import topics
 from web.push.hub import Hub
 from web.push.page_models import PageModels
@@ -113,6 +114,8 @@ class Service:
         self.hub = self.read.hub
         self.tables = self.read.tables
         self.maintenance: Maintenance | None = None
+        self.heap_trim = HeapTrim()
+        """Freed memory handed back to the system after maintenance passes (:mod:`web.heap_trim`)."""
         self._on_close: list[Callable[[], object]] = []
         if self.history is not None:
             self.tables.past_for = self.history.past_shoes
@@ -140,6 +143,7 @@ class Service:
             # this runs retention only.
             self.maintenance = Maintenance(self.history, lambda: list(self.tables.slots),
                                            compact=not self.store.shared)
+            self.maintenance.add_task(self.heap_trim.maybe)
 
     def _load(self) -> None:
         started = time.monotonic()
