@@ -142,7 +142,7 @@ def snapshot(collect: bool = False, deep: bool = False, pid: int | str = "self")
     """Everything above in one pass over the heap, as one JSON-ready dict: ``rss_mb`` (and its
     ``rss_anon_mb`` part), ``malloc_used_mb``, ``malloc_free_mb`` (glibc's heap: Python's small
     objects live in its own mmapped arenas, which are not in it), ``py_blocks`` (blocks Python's
-    allocator holds, ``sys.getallocatedblocks``), ``image_mb``, ``objects`` (every type's count),
+    allocator holds, ``sys.getallocatedblocks``), ``image_mb``, ``objects`` (every type's count), ``functions`` (the 300 commonest function objects by qualified name),
     ``caches`` (and their ``cache_max``), ``gc`` (collections per generation) and ``census_s`` (how long this took).
     ``collect``: a full collection first (a serving worker's own collector runs the oldest
     generation rarely, ``web.gc_tuning``; collecting here every minute would hide growth made of
@@ -156,6 +156,7 @@ def snapshot(collect: bool = False, deep: bool = False, pid: int | str = "self")
         gc.collect()
     objects = gc.get_objects()
     counts = Counter(type(o).__name__ for o in objects)
+    functions = Counter(f"{o.__module__}.{o.__qualname__}" for o in objects if isinstance(o, types.FunctionType))
     pixels = _pixels(objects)
     extra: dict[str, Any] = {}
     if deep:
@@ -167,7 +168,8 @@ def snapshot(collect: bool = False, deep: bool = False, pid: int | str = "self")
         extra["traced"] = traced()
     return {**extra, "rss_mb": round(rss_mb(pid), 1), "rss_anon_mb": round(rss_mb(pid, field="RssAnon"), 1),
             "py_blocks": sys.getallocatedblocks(), "malloc_used_mb": round(used, 1), "malloc_free_mb": round(free, 1),
-            "image_mb": round(pixels, 2), "objects": dict(counts), "caches": caches(),
+            "image_mb": round(pixels, 2), "objects": dict(counts),
+            "functions": dict(functions.most_common(300)), "caches": caches(),
             "cache_max": caches(limits=True),
             "gc": [s["collections"] for s in gc.get_stats()], "census_s": round(time.perf_counter() - t0, 3)}
 

@@ -510,6 +510,10 @@ def summary(args: argparse.Namespace, rows: list[dict], latest: dict, per_screen
         print("  objects grown (type, count):")
         for d, k in sorted(((v - a["objects"].get(k, 0), k) for k, v in b["objects"].items()), reverse=True)[:15]:
             print(f"    {d:+9d}  {k}")
+        if "functions" in a and "functions" in b:
+            print("  function objects grown (qualified name, count):")
+            for d, k in sorted(((v - a["functions"].get(k, 0), k) for k, v in b["functions"].items()), reverse=True)[:8]:
+                print(f"    {d:+9d}  {k}")
         if "sizes" in a and "sizes" in b:
             print("  bytes grown by type, untracked objects too (MB, count):")
             for d, n, k in size_growth(a, b)[:15]:

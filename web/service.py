@@ -57,6 +57,7 @@ from roads.table import Unchanged, Write
 from roads.table_state import SetState
 from roads.variants import get_variant
 from web import extensions
+from web import gc_tuning
 from web.heap_trim import HeapTrim
 from web.push import topics
 from web.push.hub import Hub
@@ -136,7 +137,8 @@ class Service:
                 self.tables.add_configured(table_id, cfg.get("name"), variant_id, cfg.get("limits"))
             except TableError as e:
                 raise ConfigError(f"{setting_path('ROADS_TABLES', table_id, e.field or 'limits')}: {e}") from None
-        self._load()
+        with gc_tuning.paused():
+            self._load()
         self.store.start(self.apply_external)
         if self.history is not None and maintenance:
             # SQLite: the compactor and retention; Redis + PostgreSQL: its mover thread compacts,

@@ -49,6 +49,7 @@ def serve(host: str | None, port: int | None, data: str | None) -> None:
     ROADS_FEED_TOKEN a random feed token is made for this run and printed.
     """
     from web import create_app
+    from web.gc_tuning import tune_for_serving
     from web.service import get_service
     from web.settings import ConfigError, get_settings
     from web.cli.serving import make_threaded_server
@@ -71,6 +72,7 @@ def serve(host: str | None, port: int | None, data: str | None) -> None:
     except StoreError as e:
         detail = getattr(e, "detail", None)
         raise click.ClickException(f"{e} ({detail})" if detail else str(e)) from None
+    tune_for_serving()  # as the gunicorn deployment does once the app is loaded (web/gc_tuning.py)
     if made_token:
         click.echo(f"roads: no ROADS_FEED_TOKEN set; feed token for this run: {overrides['ROADS_FEED_TOKEN']}", err=True)
     settings = get_settings(app)
