@@ -24,7 +24,7 @@ PACKAGES = ("roads", "web")
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("roads",),                                                        # the domain: standard library only
-    ("web.paths", "web.i18n", "web.release", "web.gc_tuning", "web.display_text"),  # leaves
+    ("web.paths", "web.i18n", "web.release", "web.gc_tuning", "web.heap_trim", "web.display_text"),  # leaves
     ("web.render",),                                                   # drawing: model -> pixels
     ("web.settings", "web.setting_entries", "web.extensions"),         # the settings and the app's extension keys
     ("web.stores",),                                                   # durable events
@@ -38,7 +38,7 @@ modules of its own layer or of lower ones (the README's "What is in the box").""
 
 FLASK_FREE = ("web.render", "web.push", "web.stores.base", "web.stores.sqlite", "web.stores.sqlite_schema",
               "web.stores.sqlite_history", "web.stores.codec", "web.stores.redis", "web.tables", "web.snapshots",
-              "web.read_model", "web.day_stats", "web.day_cache", "web.round_export", "web.integrity", "web.paths", "web.i18n", "web.release", "web.display_text", "web.setting_entries")
+              "web.read_model", "web.day_stats", "web.day_cache", "web.round_export", "web.integrity", "web.paths", "web.i18n", "web.release", "web.heap_trim", "web.display_text", "web.setting_entries")
 """Modules (and packages) that run without an app: they import neither Flask nor the settings."""
 
 STORE_BACKENDS: dict[str, tuple[str, ...]] = {
